@@ -1,0 +1,2 @@
+import Tender
+print("Tender demo placeholder")

@@ -1,0 +1,49 @@
+// swift-tools-version: 6.0
+// Tender: one API over Stripe Terminal and Square Mobile Payments, with offline payments first-class.
+// Zero package dependencies: the library products use only the toolchain and the system SQLite.
+import PackageDescription
+
+let package = Package(
+    name: "Tender",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "Tender", targets: ["Tender"]),
+        .library(name: "TenderStripe", targets: ["TenderStripe"]),
+        .library(name: "TenderSquare", targets: ["TenderSquare"]),
+        .executable(name: "tender-demo", targets: ["TenderDemo"]),
+    ],
+    dependencies: [],
+    targets: [
+        // The system SQLite. On Apple platforms the SDK's `SQLite3` module is used instead.
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(
+            name: "Tender",
+            dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))],
+            path: "Sources/Tender"
+        ),
+        .target(name: "TenderStripe", dependencies: ["Tender"], path: "Adapters/Stripe/Sources"),
+        .target(name: "TenderSquare", dependencies: ["Tender"], path: "Adapters/Square/Sources"),
+        .executableTarget(
+            name: "TenderDemo",
+            dependencies: ["Tender", "TenderStripe", "TenderSquare"],
+            path: "Examples/Demo"
+        ),
+        .testTarget(name: "TenderTests", dependencies: ["Tender"], path: "Tests/TenderTests"),
+        .testTarget(
+            name: "TenderStripeTests",
+            dependencies: ["TenderStripe", "Tender"],
+            path: "Adapters/Stripe/Tests"
+        ),
+        .testTarget(
+            name: "TenderSquareTests",
+            dependencies: ["TenderSquare", "Tender"],
+            path: "Adapters/Square/Tests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

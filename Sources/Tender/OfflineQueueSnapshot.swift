@@ -1,0 +1,114 @@
+import Foundation
+
+/// Where one offline payment stands, in one model for both processors.
+///
+/// | Tender | Stripe | Square `OfflineStatus` |
+/// |---|---|---|
+/// | ``stored`` | `offlineDetails.requiresUpload == true` | `queued` |
+/// | ``uploaded`` | — | `uploaded` |
+/// | ``forwarded`` | `didForwardPaymentIntent` without error | `processed` |
+/// | ``failedToForward`` | forwarding error not tied to a decline | `failedToUpload` |
+/// | ``declinedAfterForwarding`` | `didForwardPaymentIntent` with a decline | `failedToProcess` |
+/// | ``unknown`` | — | `unknown` |
+public enum OfflinePaymentStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    /// On the device, waiting to be forwarded.
+    case stored
+    /// Received by the processor, not yet processed.
+    case uploaded
+    /// Processed by the processor.
+    case forwarded
+    /// Could not be forwarded.
+    case failedToForward
+    /// Forwarded and declined.
+    case declinedAfterForwarding
+    /// The processor could not say.
+    case unknown
+
+    /// Still counts against the stored-offline limits: not yet secured by the processor.
+    public var countsAsStored: Bool { self == .stored || self == .unknown }
+}
+
+/// One payment in the offline queue.
+public struct QueuedPayment: Hashable, Sendable, Codable {
+    /// The app's reference.
+    public var reference: String
+    /// The processor's device-local id (Square `localID`), when it has one.
+    public var localID: String?
+    /// The processor's id once forwarded (Stripe `stripeId`, Square `id`).
+    public var processorPaymentID: String?
+    /// The total stored (amount plus tip).
+    public var amount: Money
+    /// When the card was taken.
+    public var storedAt: Date
+    /// Where it stands.
+    public var status: OfflinePaymentStatus
+
+    /// Creates a queue entry.
+    public init(reference: String, localID: String? = nil, processorPaymentID: String? = nil, amount: Money,
+                storedAt: Date, status: OfflinePaymentStatus) {
+        self.reference = reference
+        self.localID = localID
+        self.processorPaymentID = processorPaymentID
+        self.amount = amount
+        self.storedAt = storedAt
+        self.status = status
+    }
+}
+
+/// The offline queue at one moment: network status, stored count and amounts, and each payment's status.
+///
+/// ``storedCount``, ``storedAmounts`` and ``oldestStoredAt`` cover only payments that still count as stored
+/// (``OfflinePaymentStatus/countsAsStored``): those are what the risk limits are measured against.
+public struct OfflineQueueSnapshot: Hashable, Sendable {
+    /// Whether the device can reach the processor.
+    public var networkStatus: NetworkStatus
+    /// How many payments are stored and not yet forwarded.
+    public var storedCount: Int
+    /// Stored, unforwarded totals per currency, in minor units (Stripe's `paymentAmountsByCurrency`).
+    public var storedAmounts: [Currency: Int64]
+    /// When the oldest stored payment was taken.
+    public var oldestStoredAt: Date?
+    /// Per-payment status. A snapshot built from aggregates alone (the fast path) may leave this empty.
+    public var payments: [QueuedPayment]
+
+    /// Creates a snapshot.
+    public init(networkStatus: NetworkStatus, storedCount: Int = 0, storedAmounts: [Currency: Int64] = [:],
+                oldestStoredAt: Date? = nil, payments: [QueuedPayment] = []) {
+        self.networkStatus = networkStatus
+        self.storedCount = storedCount
+        self.storedAmounts = storedAmounts
+        self.oldestStoredAt = oldestStoredAt
+        self.payments = payments
+    }
+
+    /// Builds a snapshot from per-payment entries, computing the aggregates.
+    /// - Throws: ``PaymentError/Code/amountOverflow`` if a currency's total overflows.
+    public init(networkStatus: NetworkStatus, payments: [QueuedPayment]) throws(PaymentError) {
+        var amounts: [Currency: Int64] = [:]
+        var count = 0
+        var oldest: Date?
+        for payment in payments where payment.status.countsAsStored {
+            count += 1
+            let (sum, overflow) = amounts[payment.amount.currency, default: 0]
+                .addingReportingOverflow(payment.amount.minorUnits)
+            if overflow {
+                throw PaymentError(.amountOverflow, recovery: .none, phase: .reconciliation,
+                                   message: "Stored \(payment.amount.currency.code) payments overflow 64-bit minor units.")
+            }
+            amounts[payment.amount.currency] = sum
+            oldest = min(oldest ?? payment.storedAt, payment.storedAt)
+        }
+        self.init(networkStatus: networkStatus, storedCount: count, storedAmounts: amounts, oldestStoredAt: oldest,
+                  payments: payments)
+    }
+
+    /// An empty queue with the given network status.
+    public static func empty(_ networkStatus: NetworkStatus) -> OfflineQueueSnapshot {
+        OfflineQueueSnapshot(networkStatus: networkStatus)
+    }
+
+    /// The stored amount in one currency as `Money`.
+    public func storedAmount(in currency: Currency) -> Money {
+        Money(minorUnits: storedAmounts[currency] ?? 0, currency: currency)
+    }
+}

@@ -1,0 +1,157 @@
+/// Where a limit comes from: the app's own ``OfflineRiskLimits`` or the processor's (reported through
+/// ``ProcessorCapabilities``).
+public enum LimitSource: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The limit the app configured in Tender.
+    case tender
+    /// A limit the processor or the merchant's processor settings impose, named by the processor.
+    case processor(String)
+
+    /// `Tender's limit` or `stripe's limit`.
+    public var description: String {
+        switch self {
+        case .tender: "Tender's risk limit"
+        case .processor(let name): "\(name)'s limit"
+        }
+    }
+}
+
+/// The four kinds of offline risk limit.
+public enum OfflineLimitKind: String, Hashable, Sendable, Codable, CaseIterable {
+    /// The largest single offline payment.
+    case perPaymentMaximum
+    /// The largest total of stored, unforwarded payments in one currency.
+    case storedTotalMaximum
+    /// The largest number of stored, unforwarded payments.
+    case storedCountMaximum
+    /// The oldest a stored payment may be before no more offline payments are taken.
+    case oldestStoredAge
+}
+
+/// The details of the limit that refused an offline payment, carried by ``PaymentError/limit``.
+public struct OfflineLimitViolation: Hashable, Sendable, Codable {
+    /// Which kind of limit.
+    public var kind: OfflineLimitKind
+    /// Whose limit: Tender's or the processor's.
+    public var source: LimitSource
+    /// The limit, in the unit of its kind: minor units of ``currency`` for amounts, a count, or seconds.
+    public var limit: Int64
+    /// What the payment would have made it, in the same unit.
+    public var attempted: Int64
+    /// The currency for amount limits.
+    public var currency: Currency?
+
+    /// Creates a violation record.
+    public init(kind: OfflineLimitKind, source: LimitSource, limit: Int64, attempted: Int64, currency: Currency?) {
+        self.kind = kind
+        self.source = source
+        self.limit = limit
+        self.attempted = attempted
+        self.currency = currency
+    }
+}
+
+/// The app's limits on the risk it takes with offline payments, enforced by Tender before the processor is called,
+/// identically for every processor.
+///
+/// A payment is stored offline only when all four hold after it: its amount is at most the per-payment maximum for
+/// its currency; the stored total in its currency stays at most the stored-total maximum; the stored count stays at
+/// most the count maximum; and the oldest stored payment is younger than the age maximum. A currency with no
+/// per-payment or stored-total entry cannot be taken offline at all: offline is opt-in per currency.
+///
+/// The processor's own limits (``ProcessorCapabilities/offlineLimits``) are merged in with ``merged(with:source:)``;
+/// the tighter limit wins and the error names which one refused the payment.
+public struct OfflineRiskLimits: Hashable, Sendable, Codable {
+    /// The largest single offline payment (amount plus tip), per currency, in minor units.
+    public var perPaymentMaximum: [Currency: Int64]
+    /// The largest total stored offline, per currency, in minor units.
+    public var storedTotalMaximum: [Currency: Int64]
+    /// The largest number of stored offline payments, all currencies together. `nil`: no count limit.
+    public var storedCountMaximum: Int?
+    /// The oldest a stored payment may be, in seconds, before Tender stops taking new offline payments. `nil`: no
+    /// age limit.
+    public var oldestStoredAgeMaximum: Double?
+
+    /// Creates limits. The defaults allow nothing offline.
+    public init(perPaymentMaximum: [Currency: Int64] = [:], storedTotalMaximum: [Currency: Int64] = [:],
+                storedCountMaximum: Int? = nil, oldestStoredAgeMaximum: Double? = nil) {
+        self.perPaymentMaximum = perPaymentMaximum
+        self.storedTotalMaximum = storedTotalMaximum
+        self.storedCountMaximum = storedCountMaximum
+        self.oldestStoredAgeMaximum = oldestStoredAgeMaximum
+    }
+
+    /// No offline payments in any currency.
+    public static let none = OfflineRiskLimits()
+
+    /// Convenience: the same limits for one currency, in `Money`.
+    public static func single(perPayment: Money, storedTotal: Money, storedCount: Int? = nil,
+                              oldestStoredAge: Double? = nil) -> OfflineRiskLimits {
+        OfflineRiskLimits(perPaymentMaximum: [perPayment.currency: perPayment.minorUnits],
+                          storedTotalMaximum: [storedTotal.currency: storedTotal.minorUnits],
+                          storedCountMaximum: storedCount, oldestStoredAgeMaximum: oldestStoredAge)
+    }
+}
+
+/// One limit with the source it came from.
+public struct SourcedLimit<Value: Hashable & Sendable & Comparable>: Hashable, Sendable {
+    /// The limit.
+    public var value: Value
+    /// Whose limit it is.
+    public var source: LimitSource
+
+    /// Creates a sourced limit.
+    public init(_ value: Value, source: LimitSource) {
+        self.value = value
+        self.source = source
+    }
+
+    /// The tighter of two optional limits; ties keep the first (Tender's, by convention).
+    static func tighter(_ a: SourcedLimit?, _ b: SourcedLimit?) -> SourcedLimit? {
+        switch (a, b) {
+        case (nil, nil): nil
+        case (let x?, nil): x
+        case (nil, let y?): y
+        case (let x?, let y?): y.value < x.value ? y : x
+        }
+    }
+}
+
+/// Tender's limits merged with a processor's: for each limit, the tighter value and its source.
+public struct EffectiveOfflineLimits: Hashable, Sendable {
+    /// Per-payment maxima per currency.
+    public var perPaymentMaximum: [Currency: SourcedLimit<Int64>]
+    /// Stored-total maxima per currency.
+    public var storedTotalMaximum: [Currency: SourcedLimit<Int64>]
+    /// Stored-count maximum.
+    public var storedCountMaximum: SourcedLimit<Int>?
+    /// Oldest-stored-age maximum in seconds.
+    public var oldestStoredAgeMaximum: SourcedLimit<Double>?
+}
+
+extension OfflineRiskLimits {
+    /// Merges these (Tender's) limits with a processor's. A currency is allowed offline only if Tender allows it;
+    /// the processor can only tighten. Where both set a limit, the smaller wins and keeps its source.
+    public func merged(with processor: ProcessorOfflineLimits?, source: LimitSource) -> EffectiveOfflineLimits {
+        var perPayment: [Currency: SourcedLimit<Int64>] = [:]
+        var storedTotal: [Currency: SourcedLimit<Int64>] = [:]
+        for (currency, value) in perPaymentMaximum {
+            perPayment[currency] = SourcedLimit.tighter(
+                SourcedLimit(value, source: .tender),
+                processor?.perPaymentMaximum[currency].map { SourcedLimit($0, source: source) })
+        }
+        for (currency, value) in storedTotalMaximum {
+            storedTotal[currency] = SourcedLimit.tighter(
+                SourcedLimit(value, source: .tender),
+                processor?.storedTotalMaximum[currency].map { SourcedLimit($0, source: source) })
+        }
+        return EffectiveOfflineLimits(
+            perPaymentMaximum: perPayment,
+            storedTotalMaximum: storedTotal,
+            storedCountMaximum: SourcedLimit.tighter(
+                storedCountMaximum.map { SourcedLimit($0, source: .tender) },
+                processor?.storedCountMaximum.map { SourcedLimit($0, source: source) }),
+            oldestStoredAgeMaximum: SourcedLimit.tighter(
+                oldestStoredAgeMaximum.map { SourcedLimit($0, source: .tender) },
+                processor?.storedAgeMaximum.map { SourcedLimit($0, source: source) }))
+    }
+}

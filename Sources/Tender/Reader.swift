@@ -1,0 +1,136 @@
+/// A card reader as Tender describes it, whatever the processor.
+public struct Reader: Hashable, Sendable, Codable, Identifiable {
+    /// The processor's identifier for the reader (serial number for Stripe, reader id for Square).
+    public var id: String
+    /// The serial number, when known (Bluetooth discovery may report it before other details).
+    public var serialNumber: String?
+    /// The model, e.g. `stripeM2` or `contactlessAndChip`.
+    public var model: String
+    /// Installed software version, when known.
+    public var softwareVersion: String?
+    /// Battery level 0...1, when known.
+    public var batteryLevel: Double?
+    /// Whether the reader is charging, when known.
+    public var isCharging: Bool?
+    /// The location the reader is registered to or connected at.
+    public var locationID: String?
+    /// Whether this is a simulated reader.
+    public var isSimulated: Bool
+
+    /// Creates a reader description.
+    public init(id: String, serialNumber: String? = nil, model: String, softwareVersion: String? = nil,
+                batteryLevel: Double? = nil, isCharging: Bool? = nil, locationID: String? = nil,
+                isSimulated: Bool = false) {
+        self.id = id
+        self.serialNumber = serialNumber
+        self.model = model
+        self.softwareVersion = softwareVersion
+        self.batteryLevel = batteryLevel
+        self.isCharging = isCharging
+        self.locationID = locationID
+        self.isSimulated = isSimulated
+    }
+}
+
+/// The ways a reader can read a card; a set, as the vendors report them.
+public struct ReaderInputOptions: OptionSet, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The raw bits. Tender's own values, unrelated to any vendor's.
+    public let rawValue: Int
+    /// Creates options from bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// Swipe the magnetic stripe.
+    public static let swipe = ReaderInputOptions(rawValue: 1 << 0)
+    /// Insert the chip.
+    public static let insert = ReaderInputOptions(rawValue: 1 << 1)
+    /// Tap (contactless).
+    public static let tap = ReaderInputOptions(rawValue: 1 << 2)
+
+    /// "Insert / Tap".
+    public var description: String {
+        var parts: [String] = []
+        if contains(.swipe) { parts.append("Swipe") }
+        if contains(.insert) { parts.append("Insert") }
+        if contains(.tap) { parts.append("Tap") }
+        return parts.isEmpty ? "None" : parts.joined(separator: " / ")
+    }
+}
+
+/// A message the reader asks the app to show the customer.
+public enum ReaderDisplayMessage: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Retry the card.
+    case retryCard
+    /// Insert the card.
+    case insertCard
+    /// Insert or swipe the card.
+    case insertOrSwipeCard
+    /// Swipe the card.
+    case swipeCard
+    /// Remove the card.
+    case removeCard
+    /// More than one contactless card was presented.
+    case multipleContactlessCardsDetected
+    /// Try another way of reading the card.
+    case tryAnotherReadMethod
+    /// Try another card.
+    case tryAnotherCard
+    /// The card was removed too early.
+    case cardRemovedTooEarly
+    /// A card was inserted.
+    case cardInserted
+    /// The card was removed.
+    case cardRemoved
+}
+
+/// Why a reader disconnected.
+public enum ReaderDisconnectReason: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Not known: treat as unexpected.
+    case unknown
+    /// The app asked.
+    case requested
+    /// The reader rebooted (asked for, or a security reboot).
+    case rebooted
+    /// The battery ran out or was critically low.
+    case batteryLow
+    /// The reader was powered off or idled down.
+    case poweredOff
+    /// The Bluetooth or USB link was lost.
+    case linkLost
+    /// The reader or the device removed the pairing, or access was revoked.
+    case pairingRemoved
+    /// The network needed for the reader's secure session was lost.
+    case networkLost
+}
+
+/// A reader's connection state.
+public enum ReaderConnectionStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    /// No reader connected.
+    case notConnected
+    /// Looking for readers.
+    case discovering
+    /// Connecting to a reader.
+    case connecting
+    /// A reader is connected.
+    case connected
+    /// Reconnecting after an unexpected disconnect.
+    case reconnecting
+}
+
+/// A reader software update.
+public struct ReaderSoftwareUpdate: Hashable, Sendable, Codable {
+    /// The version that would be installed.
+    public var version: String
+    /// Whether it must be installed before the reader can take payments.
+    public var isRequired: Bool
+    /// When it becomes required, for optional updates.
+    public var requiredAt: Double?
+    /// A rough duration estimate in seconds.
+    public var estimatedSeconds: Double?
+
+    /// Creates an update description.
+    public init(version: String, isRequired: Bool, requiredAt: Double? = nil, estimatedSeconds: Double? = nil) {
+        self.version = version
+        self.isRequired = isRequired
+        self.requiredAt = requiredAt
+        self.estimatedSeconds = estimatedSeconds
+    }
+}
