@@ -7,7 +7,8 @@
 ///                                                   → declinedAfterForwarding
 ///                                                   → failedToForward → forwarded | declinedAfterForwarding
 ///                                   → declined | failed | canceled
-/// any in-flight state → outcomeUnknown → (reconciliation) the real outcome, or processing to retry the same payment
+/// any in-flight state → outcomeUnknown → (reconciliation) the real outcome, or collecting / processing to retry
+///                                       the same payment under the same reference
 /// ```
 /// ``PaymentStateMachine`` holds the exact table of legal transitions.
 public enum PaymentState: String, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
@@ -101,7 +102,7 @@ public enum PaymentStateMachine {
         .storedOffline: [.forwarded, .declinedAfterForwarding, .failedToForward],
         .forwarded: [.succeeded, .canceled],
         .failedToForward: [.forwarded, .declinedAfterForwarding],
-        .outcomeUnknown: [.processing, .authorized, .succeeded, .storedOffline, .forwarded, .declined,
+        .outcomeUnknown: [.collecting, .processing, .authorized, .succeeded, .storedOffline, .forwarded, .declined,
                           .declinedAfterForwarding, .failedToForward, .failed, .canceled],
         .succeeded: [],
         .declinedAfterForwarding: [],

@@ -25,8 +25,12 @@ public struct SimulatorStateFile<State: Codable & Sendable>: Sendable {
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(state)
         let temporary = url.appendingPathExtension("tmp")
-        FileManager.default.createFile(atPath: temporary.path, contents: data,
-                                       attributes: [.posixPermissions: 0o600])
-        _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data,
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+        }
+        guard Foundation.rename(temporary.path, url.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
     }
 }

@@ -1,0 +1,171 @@
+import Foundation
+
+/// Counts and totals of stored, unforwarded payments in one scope, kept up to date by the ledger on every write so
+/// that reading them never scans the sessions.
+public struct StoredPaymentSummary: Hashable, Sendable {
+    /// How many sessions are ``PaymentState/storedOffline``.
+    public var count: Int
+    /// Their totals per currency, in minor units.
+    public var amounts: [Currency: Int64]
+    /// When the oldest of them was stored.
+    public var oldestStoredAt: Date?
+
+    /// Creates a summary.
+    public init(count: Int = 0, amounts: [Currency: Int64] = [:], oldestStoredAt: Date? = nil) {
+        self.count = count
+        self.amounts = amounts
+        self.oldestStoredAt = oldestStoredAt
+    }
+
+    /// "3 payments: 12.00 USD, 500 JPY".
+    public var humanDescription: String {
+        let totals = amounts.sorted { $0.key.code < $1.key.code }
+            .map { Money(minorUnits: $0.value, currency: $0.key).description }
+        return "\(count) payment\(count == 1 ? "" : "s")" + (totals.isEmpty ? "" : ": " + totals.joined(separator: ", "))
+    }
+}
+
+/// The durable record of every payment session and transition. Tender commits the intent to charge before the
+/// processor is called, and each answer as it arrives, so a crash at any point leaves a record that recovery can
+/// finish.
+///
+/// Every method is scoped to a ``LedgerScope``. Implementations: ``InMemoryPaymentLedger`` (tests) and
+/// ``SQLitePaymentLedger`` (the embedded default).
+public protocol PaymentLedger: Sendable {
+    /// Records a new session.
+    /// - Throws: ``PaymentError/Code/duplicateReference`` if the scope already has this reference.
+    func insert(_ session: PaymentSession) async throws
+
+    /// The session with this reference in the scope, or `nil`.
+    func session(reference: String, scope: LedgerScope, includingHistory: Bool) async throws -> PaymentSession?
+
+    /// The session holding this processor local id or processor id, or `nil`.
+    func session(localID: String?, processorPaymentID: String?, scope: LedgerScope) async throws -> PaymentSession?
+
+    /// Applies a change atomically (compare-and-set on the expected state) and returns the updated session.
+    func record(_ change: SessionChange, scope: LedgerScope) async throws -> PaymentSession
+
+    /// Sessions in any of `states`, oldest first, without history.
+    func sessions(in states: Set<PaymentState>, scope: LedgerScope) async throws -> [PaymentSession]
+
+    /// Every session of the scope, oldest first, without history.
+    func allSessions(scope: LedgerScope) async throws -> [PaymentSession]
+
+    /// The stored-payment aggregates, read without scanning sessions.
+    func storedSummary(scope: LedgerScope) async throws -> StoredPaymentSummary
+
+    /// Stored aggregates of every scope other than `scope` (for guarded destructive actions).
+    func scopes() async throws -> [LedgerScope]
+}
+
+extension PaymentLedger {
+    /// The session with this reference, with its history.
+    public func session(reference: String, scope: LedgerScope) async throws -> PaymentSession? {
+        try await session(reference: reference, scope: scope, includingHistory: true)
+    }
+}
+
+/// Maintains stored-payment aggregates incrementally (shared by the ledgers).
+struct StoredAggregates: Sendable {
+    var count = 0
+    var amounts: [Currency: Int64] = [:]
+    /// Stored times of the stored sessions, so the oldest is known after the oldest leaves.
+    var storedTimes: [Date: Int] = [:]
+
+    mutating func apply(before: PaymentSession?, after: PaymentSession) {
+        if let before, before.state == .storedOffline { remove(before) }
+        if after.state == .storedOffline { add(after) }
+    }
+
+    mutating func add(_ session: PaymentSession) {
+        count += 1
+        amounts[session.total.currency, default: 0] += session.total.minorUnits
+        storedTimes[session.storedAt ?? session.updatedAt, default: 0] += 1
+    }
+
+    mutating func remove(_ session: PaymentSession) {
+        count -= 1
+        amounts[session.total.currency, default: 0] -= session.total.minorUnits
+        if amounts[session.total.currency] == 0 { amounts[session.total.currency] = nil }
+        let key = session.storedAt ?? session.updatedAt
+        storedTimes[key, default: 1] -= 1
+        if storedTimes[key] == 0 { storedTimes[key] = nil }
+    }
+
+    var summary: StoredPaymentSummary {
+        StoredPaymentSummary(count: count, amounts: amounts, oldestStoredAt: storedTimes.keys.min())
+    }
+}
+
+/// A ledger in memory, for tests and previews. Not durable.
+public actor InMemoryPaymentLedger: PaymentLedger {
+    private var sessionsByScope: [LedgerScope: [String: PaymentSession]] = [:]
+    private var order: [LedgerScope: [String]] = [:]
+    private var aggregates: [LedgerScope: StoredAggregates] = [:]
+
+    /// Creates an empty ledger.
+    public init() {}
+
+    /// Records a new session.
+    public func insert(_ session: PaymentSession) throws {
+        guard sessionsByScope[session.scope]?[session.reference] == nil else {
+            throw PaymentError(.duplicateReference, recovery: .fixRequest, phase: .ledger,
+                               message: "Reference \(session.reference) is already in the ledger.")
+        }
+        sessionsByScope[session.scope, default: [:]][session.reference] = session
+        order[session.scope, default: []].append(session.reference)
+        aggregates[session.scope, default: StoredAggregates()].apply(before: nil, after: session)
+    }
+
+    /// The session with this reference.
+    public func session(reference: String, scope: LedgerScope, includingHistory: Bool) -> PaymentSession? {
+        guard var session = sessionsByScope[scope]?[reference] else { return nil }
+        if !includingHistory { session.transitions = [] }
+        return session
+    }
+
+    /// The session with this local id or processor id.
+    public func session(localID: String?, processorPaymentID: String?, scope: LedgerScope) -> PaymentSession? {
+        sessionsByScope[scope]?.values.first { session in
+            (localID != nil && session.localID == localID)
+                || (processorPaymentID != nil && session.processorPaymentID == processorPaymentID)
+        }
+    }
+
+    /// Applies a change atomically.
+    public func record(_ change: SessionChange, scope: LedgerScope) throws -> PaymentSession {
+        guard var session = sessionsByScope[scope]?[change.reference] else {
+            throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .ledger,
+                               message: "No payment \(change.reference) in \(scope).")
+        }
+        let before = session
+        try change.apply(to: &session)
+        sessionsByScope[scope]![change.reference] = session
+        aggregates[scope, default: StoredAggregates()].apply(before: before, after: session)
+        return session
+    }
+
+    /// Sessions in the given states.
+    public func sessions(in states: Set<PaymentState>, scope: LedgerScope) -> [PaymentSession] {
+        allSessions(scope: scope).filter { states.contains($0.state) }
+    }
+
+    /// Every session of the scope.
+    public func allSessions(scope: LedgerScope) -> [PaymentSession] {
+        (order[scope] ?? []).compactMap { sessionsByScope[scope]?[$0] }.map {
+            var s = $0
+            s.transitions = []
+            return s
+        }
+    }
+
+    /// The stored aggregates.
+    public func storedSummary(scope: LedgerScope) -> StoredPaymentSummary {
+        aggregates[scope]?.summary ?? StoredPaymentSummary()
+    }
+
+    /// Every scope with sessions.
+    public func scopes() -> [LedgerScope] {
+        sessionsByScope.keys.sorted { $0.description < $1.description }
+    }
+}
