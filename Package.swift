@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Tender", targets: ["Tender"]),
         .library(name: "TenderStripe", targets: ["TenderStripe"]),
         .library(name: "TenderSquare", targets: ["TenderSquare"]),
+        .library(name: "TenderTestKit", targets: ["TenderTestKit"]),
         .executable(name: "tender-demo", targets: ["TenderDemo"]),
     ],
     dependencies: [],
@@ -26,6 +27,7 @@ let package = Package(
             dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))],
             path: "Sources/Tender"
         ),
+        .target(name: "TenderTestKit", dependencies: ["Tender"], path: "Sources/TenderTestKit"),
         .target(name: "TenderStripe", dependencies: ["Tender"], path: "Adapters/Stripe/Sources"),
         .target(name: "TenderSquare", dependencies: ["Tender"], path: "Adapters/Square/Sources"),
         .executableTarget(
@@ -34,14 +36,15 @@ let package = Package(
             path: "Examples/Demo"
         ),
         .testTarget(name: "TenderTests", dependencies: ["Tender"], path: "Tests/TenderTests"),
+        .testTarget(name: "TenderTestKitTests", dependencies: ["TenderTestKit"], path: "Tests/TenderTestKitTests"),
         .testTarget(
             name: "TenderStripeTests",
-            dependencies: ["TenderStripe", "Tender"],
+            dependencies: ["TenderStripe", "Tender", "TenderTestKit"],
             path: "Adapters/Stripe/Tests"
         ),
         .testTarget(
             name: "TenderSquareTests",
-            dependencies: ["TenderSquare", "Tender"],
+            dependencies: ["TenderSquare", "Tender", "TenderTestKit"],
             path: "Adapters/Square/Tests"
         ),
     ],

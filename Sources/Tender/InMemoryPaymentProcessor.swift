@@ -102,7 +102,8 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
                     out.append(ProcessorPaymentUpdate(
                         reference: reference, state: .declinedAfterForwarding, route: .offline, localID: payment.localID,
                         error: PaymentError(.cardDeclined, recovery: .collectAnotherCard, phase: .forwarding,
-                                            message: "The card was declined when the stored payment was forwarded.")))
+                                            message: "The card was declined when the stored payment was forwarded.",
+                                            vendor: .init(processor: name, name: "declinedWhenForwarded"))))
                 } else {
                     s.sequence += 1
                     payment.id = "mem_\(s.sequence)"
@@ -189,7 +190,8 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
         if card == .decline {
             return ProcessorPaymentUpdate(reference: reference, state: .declined, route: goesOffline ? .offline : .online,
                                           error: PaymentError(.cardDeclined, recovery: .collectAnotherCard,
-                                                              phase: .processing, message: "The card was declined."))
+                                                              phase: .processing, message: "The card was declined.",
+                                                              vendor: .init(processor: name, name: "declined")))
         }
         let details = CardDetails(brand: .visa, last4: "4242", entryMethod: .contactless)
         let update: ProcessorPaymentUpdate = state.withLock { s in

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import TenderTestKit
+
+/// The in-memory processor as a conformance subject.
+struct InMemorySubject: ConformanceSubject {
+    let name = "memory"
+    /// When set, wraps the processor in one that reports declines as successes.
+    var broken = false
+
+    struct Environment: ConformanceEnvironment {
+        let memory: InMemoryPaymentProcessor
+        let processor: any PaymentProcessor
+        let locationID = "loc_conformance"
+        let supportsOffline = true
+        func setNetwork(online: Bool) async { memory.setNetwork(online ? .online : .offline) }
+        func presentNextCard(_ card: ConformanceCard) async {
+            switch card {
+            case .approve: memory.present(.approve)
+            case .decline: memory.present(.decline)
+            case .declineWhenForwarded: memory.present(.declineWhenForwarded)
+            }
+        }
+        func forwardStoredPayments() async { memory.forwardStoredPayments() }
+        func charges(reference: String) async -> Int { memory.charges(reference: reference) }
+    }
+
+    func makeEnvironment() async throws -> any ConformanceEnvironment {
+        let memory = InMemoryPaymentProcessor()
+        return Environment(memory: memory, processor: broken ? DeclineAsSuccessProcessor(inner: memory) : memory)
+    }
+}
+
+/// A deliberately broken adapter: it maps a decline as a success.
+struct DeclineAsSuccessProcessor: PaymentProcessor {
+    let inner: InMemoryPaymentProcessor
+    var name: String { inner.name }
+    func capabilities() async -> ProcessorCapabilities { await inner.capabilities() }
+    func discoverReaders(timeout: Double) async throws -> [Reader] { try await inner.discoverReaders(timeout: timeout) }
+    func connectReader(_ reader: Reader, locationID: String) async throws -> Reader {
+        try await inner.connectReader(reader, locationID: locationID)
+    }
+    func disconnectReader() async throws { try await inner.disconnectReader() }
+    func startPayment(_ request: PaymentRequest, routing: RoutingDecision, attempt: PaymentAttempt,
+                      updates: @escaping PaymentUpdateHandler) async throws -> ProcessorPaymentUpdate {
+        var final = try await inner.startPayment(request, routing: routing, attempt: attempt, updates: updates)
+        if final.state == .declined {
+            final.state = .succeeded
+            final.error = nil
+        }
+        return final
+    }
+    func cancelPayment(reference: String) async throws { try await inner.cancelPayment(reference: reference) }
+    func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws -> ProcessorPaymentUpdate {
+        try await inner.capturePayment(reference: reference, processorPaymentID: processorPaymentID, amount: amount)
+    }
+    func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
+        try await inner.voidPayment(reference: reference, processorPaymentID: processorPaymentID)
+    }
+    func queueSnapshot() async throws -> OfflineQueueSnapshot { try await inner.queueSnapshot() }
+    func lookUpPayment(reference: String, localID: String?, processorPaymentID: String?) async throws -> ProcessorLookup {
+        try await inner.lookUpPayment(reference: reference, localID: localID, processorPaymentID: processorPaymentID)
+    }
+    func events() -> AsyncStream<ProcessorEvent> { inner.events() }
+}
+
+@Suite struct ConformanceKitTests {
+    @Test func inMemoryProcessorConforms() async {
+        let report = await ConformanceSuite(subject: InMemorySubject()).run()
+        #expect(report.passed, "\(report)")
+        #expect(report.results.count == ConformanceSuite.checks.count)
+    }
+
+    @Test func kitFailsAnAdapterThatMapsADeclineAsASuccess() async {
+        let report = await ConformanceSuite(subject: InMemorySubject(broken: true)).run()
+        #expect(!report.passed)
+        let decline = report.results.first { $0.check == "decline" }
+        #expect(decline?.passed == false)
+        #expect(decline?.failures.contains { $0.contains("ended succeeded, expected declined") } == true, "\(report)")
+        // Only the decline check catches it: the others still pass.
+        #expect(report.results.filter { !$0.passed }.map(\.check) == ["decline"])
+    }
+
+    @Test func faultInjectionNeverDoubleCharges() async throws {
+        let memory = InMemoryPaymentProcessor()
+        let faulty = FaultInjectingProcessor(wrapping: memory, faultRate: 0.4, seed: 7)
+        let terminal = PaymentTerminal(processor: faulty, scope: LedgerScope(merchantID: "m", locationID: "l"))
+        await terminal.handle(.networkStatusChanged(.online))
+        for index in 0..<40 {
+            let request = PaymentRequest(amount: Money(minorUnits: 100 + Int64(index), currency: .usd), reference: "f-\(index)")
+            var session = try await terminal.takePayment(request)
+            var tries = 1
+            while session.state == .outcomeUnknown, tries < 20 {
+                session = try await terminal.takePayment(request)
+                tries += 1
+            }
+            #expect(session.state == .succeeded || session.state == .failed, "f-\(index) ended \(session.state)")
+            #expect(memory.charges(reference: "f-\(index)") == (session.state == .succeeded ? 1 : 0))
+        }
+        #expect((faulty.injected[.dropRequest] ?? 0) > 0 && (faulty.injected[.loseAnswer] ?? 0) > 0)
+    }
+
+    @Test func scriptedFaults() async throws {
+        let memory = InMemoryPaymentProcessor()
+        let faulty = FaultInjectingProcessor(wrapping: memory)
+        faulty.script(.loseAnswer)
+        await #expect(throws: PaymentError.self) {
+            _ = try await faulty.startPayment(PaymentRequest(amount: Money(minorUnits: 100, currency: .usd), reference: "s"),
+                                              routing: .online, attempt: PaymentAttempt()) { _ in }
+        }
+        #expect(memory.charges(reference: "s") == 1)
+        #expect(faulty.injected == [.loseAnswer: 1])
+    }
+}
