@@ -31,6 +31,11 @@ let package = Package(
         .target(name: "TenderStripe", dependencies: ["Tender"], path: "Adapters/Stripe/Sources"),
         .target(name: "TenderSquare", dependencies: ["Tender"], path: "Adapters/Square/Sources"),
         .executableTarget(
+            name: "tender-docgen",
+            dependencies: ["Tender", "TenderStripe", "TenderSquare"],
+            path: "Sources/TenderDocGen"
+        ),
+        .executableTarget(
             name: "TenderDemo",
             dependencies: ["Tender", "TenderStripe", "TenderSquare"],
             path: "Examples/Demo"

@@ -267,7 +267,9 @@ public actor PaymentTerminal {
 
     /// Captures a payment taken with manual capture: authorized online, or forwarded after being stored offline
     /// (Stripe's "ready to capture" rule: it requires capture and is no longer waiting to be uploaded).
-    /// - Parameter amount: the amount to capture; default the full total.
+    /// - Parameters:
+    ///   - reference: the payment's reference.
+    ///   - amount: the amount to capture; default the full total.
     public func capture(reference: String, amount: Money? = nil) async throws -> PaymentSession {
         let session = try await readyToCapture(reference)
         let update = try await processor.capturePayment(reference: reference,
