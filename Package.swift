@@ -40,6 +40,12 @@ let package = Package(
             dependencies: ["Tender", "TenderStripe", "TenderSquare"],
             path: "Examples/Demo"
         ),
+        .target(name: "HouseAccountAdapter", dependencies: ["Tender"], path: "Examples/AdapterTemplate/Sources"),
+        .testTarget(
+            name: "HouseAccountAdapterTests",
+            dependencies: ["HouseAccountAdapter", "TenderTestKit"],
+            path: "Examples/AdapterTemplate/Tests"
+        ),
         .testTarget(name: "TenderTests", dependencies: ["Tender"], path: "Tests/TenderTests"),
         .testTarget(name: "TenderTestKitTests", dependencies: ["TenderTestKit"], path: "Tests/TenderTestKitTests"),
         .testTarget(
