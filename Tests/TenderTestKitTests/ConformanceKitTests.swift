@@ -112,3 +112,31 @@ struct DeclineAsSuccessProcessor: PaymentProcessor {
         #expect(faulty.injected == [.loseAnswer: 1])
     }
 }
+
+@Suite struct CrashRecoveryTests {
+    @Test func crashAtEveryWriteLeavesLedgerAndProcessorInAgreement() async {
+        let outcomes = await CrashRecoveryCheck(subject: InMemorySubject()).run()
+        #expect(outcomes.count >= 8, "\(outcomes)")
+        for outcome in outcomes {
+            #expect(outcome.problems.isEmpty, "\(outcome)")
+            #expect(outcome.charges <= 1)
+        }
+        // The uncrashed runs end with the money taken; some crash points end with nothing charged, which the
+        // ledger must then say too (checked above).
+        #expect(outcomes.filter { $0.crashAtWrite == 0 }.allSatisfy { $0.charges == 1 })
+    }
+
+    @Test func crashingLedgerStopsAtTheGivenWrite() async throws {
+        let crashing = CrashingLedger(wrapping: InMemoryPaymentLedger(), crashAtWrite: 2)
+        let scope = LedgerScope(merchantID: "m", locationID: "l")
+        let session = PaymentSession(request: PaymentRequest(amount: Money(minorUnits: 1, currency: .usd), reference: "r"),
+                                     scope: scope, processor: "p", route: .online, at: ManualClock().now())
+        try await crashing.insert(session)
+        await #expect(throws: SimulatedCrash.self) {
+            _ = try await crashing.record(SessionChange(reference: "r", expectedState: .created, newState: .collecting,
+                                                        at: ManualClock().now()), scope: scope)
+        }
+        await #expect(throws: SimulatedCrash.self) { _ = try await crashing.allSessions(scope: scope) }
+        #expect(await crashing.crashed)
+    }
+}

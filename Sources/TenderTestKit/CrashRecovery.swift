@@ -1,0 +1,237 @@
+import Foundation
+
+/// The error a ``CrashingLedger`` throws once it has "crashed".
+public struct SimulatedCrash: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The write at which the crash happened (1 = the first write).
+    public var atWrite: Int
+    /// "simulated crash at write 3".
+    public var description: String { "simulated crash at write \(atWrite)" }
+}
+
+/// A ledger that dies at its k-th write: that write and every call after it throw ``SimulatedCrash``, as if the
+/// process had been killed just before the write reached the disk. Wrap a durable ledger, let a payment crash
+/// half-way, then open a new facade on the underlying ledger and recover: the crash-recovery check does exactly that
+/// at every write of a payment.
+public actor CrashingLedger: PaymentLedger {
+    private let inner: any PaymentLedger
+    private let crashAtWrite: Int
+    private var writes = 0
+    /// Whether the crash has happened.
+    public private(set) var crashed = false
+
+    /// Wraps `inner`, crashing at write number `crashAtWrite` (1-based; 0 or less never crashes).
+    public init(wrapping inner: any PaymentLedger, crashAtWrite: Int) {
+        self.inner = inner
+        self.crashAtWrite = crashAtWrite
+    }
+
+    /// How many writes were attempted.
+    public var attemptedWrites: Int { writes }
+
+    private func write() throws {
+        if crashed { throw SimulatedCrash(atWrite: crashAtWrite) }
+        writes += 1
+        if writes == crashAtWrite {
+            crashed = true
+            throw SimulatedCrash(atWrite: crashAtWrite)
+        }
+    }
+
+    private func read() throws { if crashed { throw SimulatedCrash(atWrite: crashAtWrite) } }
+
+    /// Counts a write; may crash.
+    public func insert(_ session: PaymentSession) async throws {
+        try write()
+        try await inner.insert(session)
+    }
+    /// Passes through until crashed.
+    public func session(reference: String, scope: LedgerScope, includingHistory: Bool) async throws -> PaymentSession? {
+        try read()
+        return try await inner.session(reference: reference, scope: scope, includingHistory: includingHistory)
+    }
+    /// Passes through until crashed.
+    public func session(localID: String?, processorPaymentID: String?, scope: LedgerScope) async throws -> PaymentSession? {
+        try read()
+        return try await inner.session(localID: localID, processorPaymentID: processorPaymentID, scope: scope)
+    }
+    /// Counts a write; may crash.
+    public func record(_ change: SessionChange, scope: LedgerScope) async throws -> PaymentSession {
+        try write()
+        return try await inner.record(change, scope: scope)
+    }
+    /// Passes through until crashed.
+    public func sessions(in states: Set<PaymentState>, scope: LedgerScope) async throws -> [PaymentSession] {
+        try read()
+        return try await inner.sessions(in: states, scope: scope)
+    }
+    /// Passes through until crashed.
+    public func allSessions(scope: LedgerScope) async throws -> [PaymentSession] {
+        try read()
+        return try await inner.allSessions(scope: scope)
+    }
+    /// Passes through until crashed.
+    public func storedSummary(scope: LedgerScope) async throws -> StoredPaymentSummary {
+        try read()
+        return try await inner.storedSummary(scope: scope)
+    }
+    /// Passes through until crashed.
+    public func scopes() async throws -> [LedgerScope] {
+        try read()
+        return try await inner.scopes()
+    }
+}
+
+/// Crashes a payment at every write of its life and checks that recovery leaves the ledger and the processor in
+/// agreement: at most one charge per reference, a charge exactly when the ledger says the money was taken, and no
+/// stored payment unaccounted for.
+public struct CrashRecoveryCheck: Sendable {
+    /// A payment scenario.
+    public enum Scenario: String, Sendable, CaseIterable {
+        /// Online, automatic capture.
+        case online
+        /// Stored offline, then forwarded.
+        case offlineThenForwarded
+    }
+
+    /// One crash point's outcome.
+    public struct Outcome: Hashable, Sendable, CustomStringConvertible {
+        /// The scenario.
+        public var scenario: String
+        /// The write that crashed (0: no crash).
+        public var crashAtWrite: Int
+        /// The final ledger state.
+        public var finalState: PaymentState?
+        /// The processor-side charges for the reference.
+        public var charges: Int
+        /// What is wrong; empty when consistent.
+        public var problems: [String]
+        /// "online crash@3 → succeeded, 1 charge".
+        public var description: String {
+            "\(scenario) crash@\(crashAtWrite) → \(finalState.map(\.rawValue) ?? "none"), \(charges) charge(s)"
+                + (problems.isEmpty ? "" : " ✘ " + problems.joined(separator: "; "))
+        }
+    }
+
+    /// The subject whose environments are crashed.
+    public let subject: any ConformanceSubject
+    /// Makes the durable ledger for one run; called again after the crash with the same `URL` to reopen it.
+    public let ledger: @Sendable (URL) async throws -> any PaymentLedger
+
+    /// Creates the check. By default each run uses an ``SQLitePaymentLedger`` in a fresh temporary file.
+    public init(subject: any ConformanceSubject,
+                ledger: @escaping @Sendable (URL) async throws -> any PaymentLedger = { try SQLitePaymentLedger(url: $0) }) {
+        self.subject = subject
+        self.ledger = ledger
+    }
+
+    /// Runs every scenario, crashing at every write (and once without crashing).
+    public func run() async -> [Outcome] {
+        var outcomes: [Outcome] = []
+        for scenario in Scenario.allCases {
+            var crashAt = 0
+            while crashAt <= 12 {
+                let (outcome, writes) = await runOnce(scenario, crashAt: crashAt)
+                outcomes.append(outcome)
+                if crashAt > 0 && crashAt > writes { break }
+                crashAt += 1
+            }
+        }
+        return outcomes
+    }
+
+    private func runOnce(_ scenario: Scenario, crashAt: Int) async -> (Outcome, Int) {
+        let reference = "crash-\(scenario.rawValue)-\(crashAt)"
+        var outcome = Outcome(scenario: scenario.rawValue, crashAtWrite: crashAt, finalState: nil, charges: 0, problems: [])
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tender-crash-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var writes = 0
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let url = directory.appendingPathComponent("ledger.sqlite")
+            let env = try await subject.makeEnvironment()
+            let pump = EventPump(env.processor.events())
+            defer { pump.stop() }
+            let scope = LedgerScope(merchantID: "crash", locationID: env.locationID)
+            let limits = OfflineRiskLimits(perPaymentMaximum: [.usd: 100_000], storedTotalMaximum: [.usd: 1_000_000])
+            let request = PaymentRequest(amount: Money(minorUnits: 2_500, currency: .usd), reference: reference,
+                                         offlinePolicy: scenario == .online ? .requireOnline : .forceOffline)
+
+            // First life: crashes at write `crashAt`.
+            let crashing = CrashingLedger(wrapping: try await ledger(url), crashAtWrite: crashAt)
+            let first = PaymentTerminal(processor: env.processor, ledger: crashing, scope: scope, limits: limits)
+            await first.handle(.networkStatusChanged(.online))
+            let readers = try await env.processor.discoverReaders(timeout: 10)
+            if let reader = readers.first { _ = try await env.processor.connectReader(reader, locationID: env.locationID) }
+            await env.presentNextCard(.approve)
+            _ = try? await first.takePayment(request)
+            if scenario == .offlineThenForwarded, !(await crashing.crashed) {
+                await env.forwardStoredPayments()
+                await drain(pump, into: first)
+            }
+            writes = await crashing.attemptedWrites
+
+            // Second life: reopen the same file, recover, let the app retry, forward, and compare.
+            let second = PaymentTerminal(processor: env.processor, ledger: try await ledger(url), scope: scope, limits: limits)
+            await second.handle(.networkStatusChanged(.online))
+            _ = await second.recover()
+            await env.presentNextCard(.approve)
+            _ = try? await second.takePayment(request)
+            await env.forwardStoredPayments()
+            await drain(pump, into: second)
+
+            let session = try await second.session(reference: reference)
+            let charges = await env.charges(reference: reference)
+            outcome.finalState = session?.state
+            outcome.charges = charges
+            if charges > 1 { outcome.problems.append("charged \(charges) times") }
+            let moneyTaken: Set<PaymentState> = [.succeeded, .authorized, .forwarded]
+            if let state = session?.state {
+                if moneyTaken.contains(state) && charges != 1 { outcome.problems.append("ledger says \(state) but \(charges) charges") }
+                if !moneyTaken.contains(state) && charges != 0 { outcome.problems.append("charged but the ledger says \(state): lost") }
+                if state == .storedOffline { outcome.problems.append("still stored after forwarding") }
+            } else if charges != 0 {
+                outcome.problems.append("charged but not in the ledger: lost")
+            }
+        } catch {
+            outcome.problems.append("threw \(error)")
+        }
+        return (outcome, writes)
+    }
+
+    /// Feeds every processor event received so far to the facade (the simulators emit synchronously, so a short
+    /// quiet period means nothing more is coming).
+    private func drain(_ pump: EventPump, into terminal: PaymentTerminal) async {
+        for event in await pump.takeAll() { await terminal.handle(event) }
+    }
+}
+
+/// Collects a processor's events in the background so a test can hand them to whichever facade is alive.
+public final class EventPump: Sendable {
+    private let buffer = Locked<[ProcessorEvent]>([])
+    private let task: Task<Void, Never>
+
+    /// Starts collecting `stream`.
+    public init(_ stream: AsyncStream<ProcessorEvent>) {
+        let buffer = self.buffer
+        task = Task { for await event in stream { buffer.withLock { $0.append(event) } } }
+    }
+
+    /// Waits until no new event arrived for a few milliseconds, then returns (and forgets) everything collected.
+    public func takeAll(quietMilliseconds: UInt64 = 20) async -> [ProcessorEvent] {
+        var last = -1
+        while true {
+            let count = buffer.withLock { $0.count }
+            if count == last { break }
+            last = count
+            try? await Task.sleep(nanoseconds: quietMilliseconds * 1_000_000)
+        }
+        return buffer.withLock { events in
+            defer { events.removeAll() }
+            return events
+        }
+    }
+
+    /// Stops collecting.
+    public func stop() { task.cancel() }
+}
