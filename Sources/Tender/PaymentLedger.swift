@@ -45,6 +45,11 @@ public protocol PaymentLedger: Sendable {
     /// Applies a change atomically (compare-and-set on the expected state) and returns the updated session.
     func record(_ change: SessionChange, scope: LedgerScope) async throws -> PaymentSession
 
+    /// Applies several changes as one atomic commit: all are recorded or none is. Changes to the same reference
+    /// apply in order (so `processing → outcomeUnknown → failed` can be one batch). Recovery and forwarding use it
+    /// so that a thousand results cost one commit, not a thousand.
+    func record(_ changes: [SessionChange], scope: LedgerScope) async throws -> [PaymentSession]
+
     /// Sessions in any of `states`, oldest first, without history.
     func sessions(in states: Set<PaymentState>, scope: LedgerScope) async throws -> [PaymentSession]
 
@@ -59,6 +64,13 @@ public protocol PaymentLedger: Sendable {
 }
 
 extension PaymentLedger {
+    /// Applies the changes one by one (not atomic). Durable ledgers override this with one transaction.
+    public func record(_ changes: [SessionChange], scope: LedgerScope) async throws -> [PaymentSession] {
+        var results: [PaymentSession] = []
+        for change in changes { results.append(try await record(change, scope: scope)) }
+        return results
+    }
+
     /// The session with this reference, with its history.
     public func session(reference: String, scope: LedgerScope) async throws -> PaymentSession? {
         try await session(reference: reference, scope: scope, includingHistory: true)
@@ -143,6 +155,19 @@ public actor InMemoryPaymentLedger: PaymentLedger {
         sessionsByScope[scope]![change.reference] = session
         aggregates[scope, default: StoredAggregates()].apply(before: before, after: session)
         return session
+    }
+
+    /// Applies the changes atomically: if one fails, none is kept.
+    public func record(_ changes: [SessionChange], scope: LedgerScope) throws -> [PaymentSession] {
+        let savedSessions = sessionsByScope[scope]
+        let savedAggregates = aggregates[scope]
+        do {
+            return try changes.map { try record($0, scope: scope) }
+        } catch {
+            sessionsByScope[scope] = savedSessions
+            aggregates[scope] = savedAggregates
+            throw error
+        }
     }
 
     /// Sessions in the given states.

@@ -344,6 +344,45 @@ public actor PaymentTerminal {
         return snapshot
     }
 
+    /// Records many forwarding results in one ledger commit (all or none), then emits their events. Results naming
+    /// no known session, or an illegal transition, are reported as events and skipped.
+    /// - Returns: the sessions changed.
+    @discardableResult
+    public func applyForwardingResults(_ updates: [ProcessorPaymentUpdate]) async throws -> [PaymentSession] {
+        var changes: [SessionChange] = []
+        var before: [String: PaymentState] = [:]
+        for update in updates {
+            var session = try await ledger.session(reference: update.reference, scope: scope, includingHistory: false)
+            if session == nil, update.localID != nil || update.processorPaymentID != nil {
+                session = try await ledger.session(localID: update.localID, processorPaymentID: update.processorPaymentID,
+                                                   scope: scope)
+            }
+            guard let session else {
+                hub.send(.unmatchedForwardingResult(update))
+                continue
+            }
+            let current = changes.last(where: { $0.reference == session.reference })?.newState ?? session.state
+            guard update.state == current || PaymentStateMachine.canTransition(from: current, to: update.state) else {
+                hub.send(.transitionRejected(reference: session.reference,
+                                             transition: IllegalTransition(from: current, to: update.state)))
+                continue
+            }
+            if before[session.reference] == nil { before[session.reference] = current }
+            changes.append(SessionChange(reference: session.reference, expectedState: current, newState: update.state,
+                                         at: clock.now(), route: update.route,
+                                         processorPaymentID: update.processorPaymentID, localID: update.localID,
+                                         card: update.card, error: update.error))
+        }
+        guard !changes.isEmpty else { return [] }
+        let recorded = try await ledger.record(changes, scope: scope)
+        for change in changes where change.newState != change.expectedState {
+            hub.send(.paymentStateChanged(PaymentStateChange(reference: change.reference, from: change.expectedState,
+                                                             to: change.newState, at: change.at, error: change.error)))
+        }
+        if let snapshot = try? await queueStatus() { hub.send(.queueChanged(snapshot)) }
+        return recorded
+    }
+
     private func reconcileForwarded(_ update: ProcessorPaymentUpdate) async {
         do {
             var session = try await ledger.session(reference: update.reference, scope: scope, includingHistory: false)
@@ -370,20 +409,32 @@ public actor PaymentTerminal {
     /// Reconciles every session left in a non-final state (created, collecting, processing, outcome unknown,
     /// stored offline, failed to forward) with what the processor holds. Call it after every launch, before
     /// taking payments. Sessions whose outcome cannot be established stay ``PaymentState/outcomeUnknown``.
+    ///
+    /// The processor is asked about every session first; the changes are then committed to the ledger in one
+    /// batch, so recovering a thousand sessions costs one commit.
     public func recover() async -> RecoveryReport {
         var report = RecoveryReport()
         do {
             let pending = try await ledger.sessions(
                 in: Set(PaymentState.allCases.filter(\.needsReconciliation)), scope: scope)
             report.examined = pending.count
+            var changes: [SessionChange] = []
+            var finalStates: [String: (from: PaymentState, to: PaymentState)] = [:]
             for session in pending where !inFlight.contains(session.reference) {
-                let before = session.state
-                let after = try await reconcile(session)
-                if after.state != before {
-                    report.resolved.append(PaymentStateChange(reference: session.reference, from: before,
-                                                              to: after.state, at: clock.now()))
-                }
-                if after.state == .outcomeUnknown { report.unresolved.append(session.reference) }
+                let planned = plan(session, await lookUp(session))
+                changes += planned
+                let to = planned.last?.newState ?? session.state
+                finalStates[session.reference] = (session.state, to)
+            }
+            _ = try await ledger.record(changes, scope: scope)
+            for change in changes where change.newState != change.expectedState {
+                hub.send(.paymentStateChanged(PaymentStateChange(reference: change.reference, from: change.expectedState,
+                                                                 to: change.newState, at: change.at, error: change.error)))
+            }
+            for session in pending {
+                guard let (from, to) = finalStates[session.reference] else { continue }
+                if to != from { report.resolved.append(PaymentStateChange(reference: session.reference, from: from, to: to, at: clock.now())) }
+                if to == .outcomeUnknown { report.unresolved.append(session.reference) }
             }
             report.stillStored = try await ledger.storedSummary(scope: scope).count
         } catch {
@@ -394,51 +445,70 @@ public actor PaymentTerminal {
         return report
     }
 
-    /// Brings one session in line with the processor.
-    private func reconcile(_ session: PaymentSession) async throws -> PaymentSession {
-        let lookup: ProcessorLookup
+    private func lookUp(_ session: PaymentSession) async -> ProcessorLookup {
         do {
-            lookup = try await processor.lookUpPayment(reference: session.reference, localID: session.localID,
-                                                       processorPaymentID: session.processorPaymentID)
+            return try await processor.lookUpPayment(reference: session.reference, localID: session.localID,
+                                                     processorPaymentID: session.processorPaymentID)
         } catch {
-            lookup = .unknown
+            return .unknown
         }
-        var current = session
+    }
+
+    /// Brings one session in line with the processor, in one commit.
+    private func reconcile(_ session: PaymentSession) async throws -> PaymentSession {
+        let changes = plan(session, await lookUp(session))
+        guard !changes.isEmpty else { return session }
+        let recorded = try await ledger.record(changes, scope: scope)
+        for change in changes where change.newState != change.expectedState {
+            hub.send(.paymentStateChanged(PaymentStateChange(reference: change.reference, from: change.expectedState,
+                                                             to: change.newState, at: change.at, error: change.error)))
+        }
+        return recorded.last ?? session
+    }
+
+    /// The changes that bring `session` in line with what the processor said. Pure: no I/O.
+    private func plan(_ session: PaymentSession, _ lookup: ProcessorLookup) -> [SessionChange] {
+        let now = clock.now()
         let inFlightStates: Set<PaymentState> = [.created, .collecting, .processing]
+        var changes: [SessionChange] = []
+        var current = session.state
+        func move(_ to: PaymentState, _ update: ProcessorPaymentUpdate? = nil, error: PaymentError? = nil) {
+            changes.append(SessionChange(reference: session.reference, expectedState: current, newState: to, at: now,
+                                         route: update?.route, processorPaymentID: update?.processorPaymentID,
+                                         localID: update?.localID, card: update?.card, error: error ?? update?.error))
+            current = to
+        }
         switch lookup {
         case .found(let update):
-            if update.state == current.state { return try await apply(update, to: current) }
-            if inFlightStates.contains(current.state), !PaymentStateMachine.canTransition(from: current.state, to: update.state) {
-                current = try await apply(ProcessorPaymentUpdate(reference: current.reference, state: .outcomeUnknown,
-                                                                 error: interrupted), to: current)
-            }
-            return try await apply(update, to: current)
-        case .notFound:
-            switch current.state {
-            case .created, .collecting, .processing, .outcomeUnknown:
-                let error = PaymentError(.canceled, recovery: .none, phase: .reconciliation,
-                                         message: "The processor never received payment \(current.reference); nothing was charged.")
-                if current.state == .collecting || current.state == .processing {
-                    current = try await apply(ProcessorPaymentUpdate(reference: current.reference, state: .outcomeUnknown,
-                                                                     error: interrupted), to: current)
+            if update.state == current {
+                move(current, update)
+            } else {
+                if inFlightStates.contains(current), !PaymentStateMachine.canTransition(from: current, to: update.state) {
+                    move(.outcomeUnknown, error: interrupted)
                 }
-                return try await apply(ProcessorPaymentUpdate(reference: current.reference, state: .failed,
-                                                              error: error), to: current)
+                if PaymentStateMachine.canTransition(from: current, to: update.state) {
+                    move(update.state, update)
+                } else {
+                    hub.send(.transitionRejected(reference: session.reference,
+                                                 transition: IllegalTransition(from: current, to: update.state)))
+                }
+            }
+        case .notFound:
+            switch current {
+            case .created, .collecting, .processing, .outcomeUnknown:
+                if current != .created && current != .outcomeUnknown { move(.outcomeUnknown, error: interrupted) }
+                move(.failed, error: PaymentError(.canceled, recovery: .none, phase: .reconciliation,
+                                                  message: "The processor never received payment \(session.reference); nothing was charged."))
             case .storedOffline:
-                let error = PaymentError(.forwardingFailed, recovery: .fixIntegration, phase: .reconciliation,
-                                         message: "Stored payment \(current.reference) is no longer held by the processor.")
-                return try await apply(ProcessorPaymentUpdate(reference: current.reference, state: .failedToForward,
-                                                              error: error), to: current)
+                move(.failedToForward, error: PaymentError(.forwardingFailed, recovery: .fixIntegration, phase: .reconciliation,
+                                                           message: "Stored payment \(session.reference) is no longer held by the processor."))
             default:
-                return current
+                break
             }
         case .unknown:
-            if inFlightStates.contains(current.state) {
-                return try await apply(ProcessorPaymentUpdate(reference: current.reference, state: .outcomeUnknown,
-                                                              error: interrupted), to: current)
-            }
-            return current
+            if inFlightStates.contains(current) { move(.outcomeUnknown, error: interrupted) }
         }
+        return changes
     }
 
     private var interrupted: PaymentError {
