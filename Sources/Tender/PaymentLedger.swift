@@ -39,7 +39,7 @@ public protocol PaymentLedger: Sendable {
     /// The session with this reference in the scope, or `nil`.
     func session(reference: String, scope: LedgerScope, includingHistory: Bool) async throws -> PaymentSession?
 
-    /// The session holding this processor local id or processor id, or `nil`.
+    /// The session holding this processor local id (or else this processor id), with its history, or `nil`.
     func session(localID: String?, processorPaymentID: String?, scope: LedgerScope) async throws -> PaymentSession?
 
     /// Applies a change atomically (compare-and-set on the expected state) and returns the updated session.
@@ -59,18 +59,11 @@ public protocol PaymentLedger: Sendable {
     /// The stored-payment aggregates, read without scanning sessions.
     func storedSummary(scope: LedgerScope) async throws -> StoredPaymentSummary
 
-    /// Stored aggregates of every scope other than `scope` (for guarded destructive actions).
+    /// Every scope that has sessions, sorted by `merchant/location`.
     func scopes() async throws -> [LedgerScope]
 }
 
 extension PaymentLedger {
-    /// Applies the changes one by one (not atomic). Durable ledgers override this with one transaction.
-    public func record(_ changes: [SessionChange], scope: LedgerScope) async throws -> [PaymentSession] {
-        var results: [PaymentSession] = []
-        for change in changes { results.append(try await record(change, scope: scope)) }
-        return results
-    }
-
     /// The session with this reference, with its history.
     public func session(reference: String, scope: LedgerScope) async throws -> PaymentSession? {
         try await session(reference: reference, scope: scope, includingHistory: true)

@@ -59,6 +59,11 @@ public actor CrashingLedger: PaymentLedger {
         try write()
         return try await inner.record(change, scope: scope)
     }
+    /// Counts one write for the whole batch; may crash.
+    public func record(_ changes: [SessionChange], scope: LedgerScope) async throws -> [PaymentSession] {
+        try write()
+        return try await inner.record(changes, scope: scope)
+    }
     /// Passes through until crashed.
     public func sessions(in states: Set<PaymentState>, scope: LedgerScope) async throws -> [PaymentSession] {
         try read()

@@ -1,0 +1,291 @@
+import Foundation
+#if canImport(SQLite3)
+import SQLite3
+#else
+import CSQLite
+#endif
+
+// A thin wrapper of the SQLite C API, private to Tender. It is not thread-safe and not `Sendable`: it is owned by
+// one actor (``SQLitePaymentLedger``), which serializes every use of it.
+
+/// SQLite's "copy the bytes now" destructor, not imported into Swift as a macro.
+private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// An error reported by SQLite: its extended result code and message.
+struct SQLiteError: Error, CustomStringConvertible {
+    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_IOERR_FSYNC`…).
+    var extendedCode: Int32
+    /// SQLite's message.
+    var message: String
+    /// The primary result code (`SQLITE_BUSY`, `SQLITE_FULL`, `SQLITE_CORRUPT`…).
+    var code: Int32 { extendedCode & 0xFF }
+
+    /// `SQLITE_CONSTRAINT_UNIQUE` (not imported into Swift: it is a macro expression).
+    static let constraintUnique: Int32 = 2067
+
+    /// `database is locked (SQLite error 5)`.
+    var description: String { "\(message) (SQLite error \(extendedCode))" }
+}
+
+/// A value bound to a statement parameter. Every value reaches SQLite through a binding, never through SQL text.
+enum SQLiteValue {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    /// Text, or NULL.
+    static func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
+    /// An integer, or NULL.
+    static func integer(_ value: Int64?) -> SQLiteValue { value.map { .integer($0) } ?? .null }
+    /// A date as seconds since the reference date (exact: a `Date` is that `Double`), or NULL.
+    static func date(_ value: Date?) -> SQLiteValue { value.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null }
+}
+
+/// The current row of a statement being stepped. Valid only inside the closure it is passed to.
+struct SQLiteRow {
+    fileprivate let statement: OpaquePointer
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    func optionalInteger(_ column: Int32) -> Int64? { isNull(column) ? nil : integer(column) }
+    func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    func date(_ column: Int32) -> Date { Date(timeIntervalSinceReferenceDate: real(column)) }
+    func optionalDate(_ column: Int32) -> Date? { isNull(column) ? nil : date(column) }
+
+    func text(_ column: Int32) -> String { optionalText(column) ?? "" }
+
+    func optionalText(_ column: Int32) -> String? {
+        guard let bytes = sqlite3_column_text(statement, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+}
+
+/// One SQLite connection with a cache of prepared statements: each distinct SQL text is prepared once and reused.
+final class SQLiteDatabase {
+    /// The database file.
+    let path: String
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+
+    /// Opens a connection. `flags` are `SQLITE_OPEN_*`; the file is never created unless they say so.
+    init(path: String, flags: Int32) throws {
+        self.path = path
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            let code = db.map { sqlite3_extended_errcode($0) } ?? rc
+            sqlite3_close_v2(db)
+            throw SQLiteError(extendedCode: code, message: message)
+        }
+        sqlite3_extended_result_codes(db, 1)
+        handle = db
+    }
+
+    /// How a connection opens its file.
+    enum OpenMode {
+        /// Read only; fails if the file does not exist.
+        case readOnly
+        /// Read only, promising SQLite that nothing changes the file: no locks, and no `-wal` or `-shm` file is
+        /// created. Only for a file that has no `-wal` or `-journal` beside it.
+        case readOnlyImmutable
+        /// Read and write; fails if the file does not exist.
+        case readWrite
+        /// Read and write, creating the file if needed (tests and tools only: the ledger creates its file itself).
+        case readWriteCreate
+    }
+
+    /// Opens a connection in `mode`.
+    convenience init(path: String, mode: OpenMode) throws {
+        switch mode {
+        case .readOnly: try self.init(path: path, flags: SQLITE_OPEN_READONLY)
+        case .readOnlyImmutable:
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "/-._~")
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+            try self.init(path: "file:\(encoded)?immutable=1", flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+        case .readWrite: try self.init(path: path, flags: SQLITE_OPEN_READWRITE)
+        case .readWriteCreate: try self.init(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        }
+    }
+
+    deinit { close() }
+
+    /// Whether the connection is open.
+    var isOpen: Bool { handle != nil }
+
+    /// Finalizes every statement and closes the connection. Idempotent.
+    func close() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`.
+    func setBusyTimeout(milliseconds: Int32) {
+        if let handle { sqlite3_busy_timeout(handle, milliseconds) }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
+
+    /// The rowid of the last INSERT.
+    var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+
+    private func connection() throws -> OpaquePointer {
+        guard let handle else { throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "the ledger is closed") }
+        return handle
+    }
+
+    private func error(_ db: OpaquePointer) -> SQLiteError {
+        SQLiteError(extendedCode: sqlite3_extended_errcode(db), message: String(cString: sqlite3_errmsg(db)))
+    }
+
+    /// The cached prepared statement for `sql`, reset and with its bindings cleared.
+    private func prepared(_ sql: String) throws -> OpaquePointer {
+        let db = try connection()
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw error(db) }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func bind(_ values: [SQLiteValue], to statement: OpaquePointer, db: OpaquePointer) throws {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let rc: Int32
+            switch value {
+            case .null: rc = sqlite3_bind_null(statement, index)
+            case .integer(let v): rc = sqlite3_bind_int64(statement, index, v)
+            case .real(let v): rc = sqlite3_bind_double(statement, index, v)
+            case .text(let v):
+                rc = v.withCString { sqlite3_bind_text(statement, index, $0, Int32(v.utf8.count), SQLITE_TRANSIENT) }
+            }
+            guard rc == SQLITE_OK else { throw error(db) }
+        }
+    }
+
+    /// Runs a cached statement with `bindings`, calling `row` for each result row.
+    func query(_ sql: String, _ bindings: [SQLiteValue] = [], row: (SQLiteRow) throws -> Void) throws {
+        let db = try connection()
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        try bind(bindings, to: statement, db: db)
+        while true {
+            let rc = sqlite3_step(statement)
+            if rc == SQLITE_DONE { return }
+            guard rc == SQLITE_ROW else { throw error(db) }
+            try row(SQLiteRow(statement: statement))
+        }
+    }
+
+    /// Runs a cached statement that returns no rows (or whose rows are ignored).
+    func execute(_ sql: String, _ bindings: [SQLiteValue] = []) throws {
+        try query(sql, bindings) { _ in }
+    }
+
+    /// The first column of the first row as text, or `nil`.
+    func scalarText(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> String? {
+        var result: String?
+        var first = true
+        try query(sql, bindings) { row in
+            if first { result = row.optionalText(0) }
+            first = false
+        }
+        return result
+    }
+
+    /// The first column of the first row as an integer, or `nil`.
+    func scalarInteger(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> Int64? {
+        var result: Int64?
+        var first = true
+        try query(sql, bindings) { row in
+            if first { result = row.optionalInteger(0) }
+            first = false
+        }
+        return result
+    }
+
+    /// Runs a script of several statements once, without caching (schema migrations, pragmas).
+    func executeScript(_ sql: String) throws {
+        let db = try connection()
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(db, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard rc == SQLITE_OK else {
+            throw SQLiteError(extendedCode: sqlite3_extended_errcode(db),
+                              message: message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc)))
+        }
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE … COMMIT` write transaction, rolled back if it throws.
+    func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` in one read transaction, so that several queries see the same snapshot.
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// A counter of the cached statement for `sql` (`SQLITE_STMTSTATUS_VM_STEP`, `…_FULLSCAN_STEP`), optionally
+    /// reset to zero.
+    func statementStatus(_ sql: String, counter: Int32, reset: Bool) throws -> Int {
+        Int(sqlite3_stmt_status(try prepared(sql), counter, reset ? 1 : 0))
+    }
+}
+
+/// POSIX file operations the ledger needs before SQLite opens a file.
+enum LedgerFile {
+    /// Creates `path` with owner-only permissions (0600), failing if it already exists.
+    static func createOwnerOnly(_ path: String) -> Int32? {
+        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return errno }
+        _ = closeDescriptor(fd)
+        return nil
+    }
+
+    private static func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }
+
+    /// The file's type-and-permission bits and size, or `nil` if it does not exist.
+    static func status(_ path: String) -> (mode: mode_t, size: Int64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (info.st_mode, Int64(info.st_size))
+    }
+
+    /// Restricts `path` to owner read and write.
+    static func makeOwnerOnly(_ path: String) {
+        _ = chmod(path, 0o600)
+    }
+
+    /// Whether `mode` is a regular file.
+    static func isRegularFile(_ mode: mode_t) -> Bool { (mode & S_IFMT) == S_IFREG }
+
+    /// The message for an `errno` value.
+    static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
+}
