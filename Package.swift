@@ -36,6 +36,14 @@ let package = Package(
             path: "Sources/TenderDocGen"
         ),
         .executableTarget(
+            name: "tender-bench",
+            dependencies: [
+                "Tender", "TenderStripe",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            ],
+            path: "Sources/TenderBench"
+        ),
+        .executableTarget(
             name: "TenderDemo",
             dependencies: ["Tender", "TenderStripe", "TenderSquare"],
             path: "Examples/Demo"

@@ -1,0 +1,85 @@
+import Foundation
+import Tender
+import TenderStripe
+
+/// A reader delegate that ignores everything (the baseline has no app around it).
+private struct SilentReaderDelegate: Stripe.MobileReaderDelegate {
+    func didReportAvailableUpdate(_ update: Stripe.ReaderSoftwareUpdate) {}
+    func didStartInstallingUpdate(_ update: Stripe.ReaderSoftwareUpdate, cancelable: Stripe.Cancelable?) {}
+    func didReportReaderSoftwareUpdateProgress(_ progress: Double) {}
+    func didFinishInstallingUpdate(_ update: Stripe.ReaderSoftwareUpdate?, error: Stripe.ErrorCode?) {}
+    func didRequestReaderInput(_ inputOptions: Stripe.ReaderInputOptions) {}
+    func didRequestReaderDisplayMessage(_ displayMessage: Stripe.ReaderDisplayMessage) {}
+    func didReportReaderEvent(_ event: Stripe.ReaderEvent) {}
+    func didReportBatteryLevel(_ batteryLevel: Double, status: Stripe.BatteryStatus, isCharging: Bool) {}
+    func didDisconnect(_ reason: Stripe.DisconnectReason) {}
+    func didStartReconnect(_ cancelable: Stripe.Cancelable, disconnectReason: Stripe.DisconnectReason) {}
+    func didSucceedReconnect() {}
+    func didFailReconnect() {}
+}
+
+/// Captures nothing: the benchmark takes automatic-capture payments.
+private struct NoCaptureService: PaymentCaptureService {
+    func capture(processor: String, processorPaymentID: String, amount: Money) async throws {}
+    func void(processor: String, processorPaymentID: String) async throws {}
+}
+
+/// A full payment (create, collect, confirm) through `PaymentTerminal` + `StripeProcessor` with an in-memory
+/// ledger, against the same payment made by calling the simulator's `StripeClient` methods directly.
+struct AdapterOverhead {
+    let trials: Int
+
+    private func simulator() -> StripeSimulator {
+        var configuration = Stripe.SimulatorConfiguration(offlineEnabled: true)
+        configuration.forwardsWhenNetworkReturns = false
+        return StripeSimulator(configuration: configuration, seed: 11, clock: ManualClock())
+    }
+
+    func measure() async throws -> (facade: Double, direct: Double) {
+        // Warm both paths once, then alternate blocks so drift affects both equally.
+        var facadeSamples: [Double] = []
+        var directSamples: [Double] = []
+        let direct = simulator()
+        let reader = Stripe.SimulatorConfiguration.defaultReaders[0]
+        _ = try await direct.connectReader(reader, configuration: Stripe.BluetoothConnectionConfiguration(
+            locationId: "tml_bench", autoReconnectOnUnexpectedDisconnect: true, delegate: SilentReaderDelegate()))
+
+        let processor = StripeProcessor(client: simulator(), captureService: NoCaptureService())
+        guard let found = try await processor.discoverReaders(timeout: 5).first else { throw BenchError("no reader") }
+        _ = try await processor.connectReader(found, locationID: "tml_bench")
+        let terminal = PaymentTerminal(processor: processor, ledger: InMemoryPaymentLedger(),
+                                       scope: LedgerScope(merchantID: "acct_bench", locationID: "tml_bench"))
+        await terminal.handle(.networkStatusChanged(.online))
+
+        var index = 0
+        for block in 0..<(trials / 10 + 1) {
+            for _ in 0..<10 {
+                index += 1
+                let reference = "bench-\(index)"
+                directSamples.append(try await time {
+                    let parameters = Stripe.PaymentIntentParameters(amount: 1_000, currency: "usd", captureMethod: .automatic,
+                                                                    metadata: ["tender_reference": reference])
+                    let created = try await direct.createPaymentIntent(parameters, createConfig: .init(offlineBehavior: .requireOnline))
+                    let box = Locked<Result<Stripe.PaymentIntent, Stripe.ErrorCode>?>(nil)
+                    _ = await direct.collectPaymentMethod(created, collectConfig: .init()) { result in box.withLock { $0 = result } }
+                    guard case .success(let collected)? = box.current else { throw BenchError("collect failed") }
+                    let confirmed = try await direct.confirmPaymentIntent(collected)
+                    guard confirmed.status == .succeeded else { throw BenchError("direct payment ended \(confirmed.status)") }
+                })
+                facadeSamples.append(try await time {
+                    let session = try await terminal.takePayment(PaymentRequest(
+                        amount: Money(minorUnits: 1_000, currency: .usd), reference: reference))
+                    guard session.state == .succeeded else { throw BenchError("facade payment ended \(session.state)") }
+                })
+            }
+            if block == 0 { facadeSamples.removeAll(); directSamples.removeAll() }
+        }
+        return (facadeSamples.sorted()[facadeSamples.count / 2], directSamples.sorted()[directSamples.count / 2])
+    }
+
+    private func time(_ body: () async throws -> Void) async throws -> Double {
+        let start = ContinuousClock.now
+        try await body()
+        return seconds(ContinuousClock.now - start)
+    }
+}
