@@ -250,11 +250,29 @@ private func cancellation(_ env: any ConformanceEnvironment, _ c: FailureCollect
     try await connect(env)
     await env.presentNextCard(.approve)
     let processor = env.processor
+    // Cancellation is best-effort in every vendor SDK: once the card is read it can no longer be canceled. The
+    // contract: an accepted cancel ends the payment canceled and uncharged; a refused one says so (invalidState)
+    // and the payment reports its true outcome.
+    let refusal = Locked<PaymentError?>(nil)
     let (final, _) = try await pay(env, PaymentRequest(amount: usd(900), reference: "conf-cancel")) { update in
-        if update.state == .collecting { try? await processor.cancelPayment(reference: "conf-cancel") }
+        guard update.state == .collecting else { return }
+        do {
+            try await processor.cancelPayment(reference: "conf-cancel")
+        } catch let error as PaymentError {
+            refusal.withLock { $0 = error }
+        } catch {
+            c.fail("cancelPayment threw a non-PaymentError: \(error)")
+        }
     }
-    c.expect(final.state == .canceled, "canceling during collection ended \(final.state), expected canceled")
-    c.expect(await env.charges(reference: "conf-cancel") == 0, "a canceled payment was charged")
+    let charges = await env.charges(reference: "conf-cancel")
+    if let error = refusal.current {
+        c.expect(error.code == .invalidState, "a refused cancel has code \(error.code), expected invalid_state")
+        c.expect(final.state != .canceled, "the cancel was refused but the payment reports canceled")
+        c.expect(final.state.isApprovedOrPending == (charges == 1), "after a refused cancel, \(final.state) with \(charges) charge(s)")
+    } else {
+        c.expect(final.state == .canceled, "an accepted cancel during collection ended \(final.state), expected canceled")
+        c.expect(charges == 0, "a canceled payment was charged")
+    }
 }
 
 private func retryNeverChargesTwice(_ env: any ConformanceEnvironment, _ c: FailureCollector) async throws {

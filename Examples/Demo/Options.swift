@@ -1,0 +1,59 @@
+import Foundation
+
+/// The demo's command line.
+struct Options {
+    enum ProcessorChoice: String, CaseIterable { case stripe, square, both }
+
+    var processor: ProcessorChoice = .both
+    var payments = 24
+    var seed: UInt64 = 42
+    var json = false
+    var ledgerPath: String?
+
+    static let usage = """
+        usage: tender-demo [--processor stripe|square|both] [--payments N] [--seed N] [--json] [--ledger PATH]
+
+          --processor   which simulated processor(s) to run (default: both)
+          --payments    how many sales per processor, 9...1000 (default: 24)
+          --seed        seed for amounts and cards; the same seed gives the same output (default: 42)
+          --json        print only the summary, as one JSON object
+          --ledger      the SQLite ledger file (default: a fresh temporary file, removed afterwards)
+        """
+
+    static func parse(_ arguments: [String]) throws -> Options {
+        var options = Options()
+        var iterator = arguments.makeIterator()
+        func value(_ flag: String) throws -> String {
+            guard let next = iterator.next() else { throw UsageError("\(flag) needs a value") }
+            return next
+        }
+        while let argument = iterator.next() {
+            switch argument {
+            case "--processor":
+                let text = try value(argument)
+                guard let choice = ProcessorChoice(rawValue: text) else { throw UsageError("unknown processor \"\(text)\"") }
+                options.processor = choice
+            case "--payments":
+                let text = try value(argument)
+                guard let count = Int(text), (9...1_000).contains(count) else {
+                    throw UsageError("--payments takes a number from 9 to 1000, not \"\(text)\"")
+                }
+                options.payments = count
+            case "--seed":
+                let text = try value(argument)
+                guard let seed = UInt64(text) else { throw UsageError("--seed takes a non-negative integer, not \"\(text)\"") }
+                options.seed = seed
+            case "--json": options.json = true
+            case "--ledger": options.ledgerPath = try value(argument)
+            case "--help", "-h": throw UsageError(nil)
+            default: throw UsageError("unknown option \"\(argument)\"")
+            }
+        }
+        return options
+    }
+}
+
+struct UsageError: Error {
+    let message: String?
+    init(_ message: String?) { self.message = message }
+}
