@@ -262,6 +262,9 @@ extension PaymentError.Code {
     public static let unknownReference = Self(rawValue: "unknown_reference")
     /// Capturing or voiding failed.
     public static let captureFailed = Self(rawValue: "capture_failed")
+    /// A refund failed at the issuer (Stripe `refundFailed`). Tender has no refund flow yet; the code keeps the
+    /// vendor's meaning when a refund is reported.
+    public static let refundFailed = Self(rawValue: "refund_failed")
     /// A stored offline payment could not be forwarded.
     public static let forwardingFailed = Self(rawValue: "forwarding_failed")
 

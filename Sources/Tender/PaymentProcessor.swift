@@ -214,3 +214,28 @@ public protocol PaymentCaptureService: Sendable {
     /// Voids (cancels) the processor payment `processorPaymentID`.
     func void(processor: String, processorPaymentID: String) async throws
 }
+
+extension PaymentCaptureService {
+    /// Captures through the service, converting its failure: a ``PaymentError`` it threw is kept, anything else
+    /// becomes ``PaymentError/Code/captureFailed`` (retryable: capture and void are idempotent on both vendors'
+    /// servers). Adapters call this rather than ``capture(processor:processorPaymentID:amount:)`` directly.
+    public func captureConverting(processor: String, processorPaymentID: String, amount: Money) async throws(PaymentError) {
+        do { try await capture(processor: processor, processorPaymentID: processorPaymentID, amount: amount) }
+        catch { throw PaymentError(capturing: error) }
+    }
+
+    /// Voids through the service, converting its failure as ``captureConverting(processor:processorPaymentID:amount:)``.
+    public func voidConverting(processor: String, processorPaymentID: String) async throws(PaymentError) {
+        do { try await void(processor: processor, processorPaymentID: processorPaymentID) }
+        catch { throw PaymentError(capturing: error) }
+    }
+}
+
+extension PaymentError {
+    /// A capture service's failure: its own ``PaymentError`` if it threw one, otherwise
+    /// ``PaymentError/Code/captureFailed`` with recovery ``PaymentError/Recovery/retrySamePayment``.
+    public init(capturing error: any Error, phase: Phase = .capture) {
+        self = (error as? PaymentError) ?? PaymentError(.captureFailed, recovery: .retrySamePayment, phase: phase,
+                                                        message: "The app's capture service failed: \(error).")
+    }
+}

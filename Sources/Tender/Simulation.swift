@@ -112,3 +112,12 @@ public final class Locked<Value>: @unchecked Sendable {
     /// A copy of the value.
     public var current: Value { withLock { $0 } }
 }
+
+/// When a simulated customer presents the card, shared by every simulator.
+public enum SimulatedCardPresentation: String, Hashable, Sendable, Codable, CaseIterable {
+    /// As soon as the reader asks for a card.
+    case immediate
+    /// Only when the test or demo presents it (the simulator's `presentCard`), so a payment can be canceled while
+    /// it waits, or the reader can be lost mid-payment.
+    case waitForPresentCard
+}

@@ -1,9 +1,15 @@
 import Tender
+import TenderSquare
+import TenderStripe
 
 /// Renders every adapter's error tables as Markdown: vendor code → core code → recovery → phase.
 enum ErrorTables {
     /// The tables to document. Each adapter exposes its `VendorErrorTable`s.
-    static var tables: [VendorErrorTable] { [] }
+    static var tables: [VendorErrorTable] {
+        [Stripe.errorTable, SquareErrorTable.paymentError, SquareErrorTable.authorizationError,
+         SquareErrorTable.offlinePaymentQueueError, SquareErrorTable.readerUnavailableReason,
+         SquareErrorTable.readerPairingError]
+    }
 
     static func markdown() -> String {
         var out: [String] = []

@@ -278,21 +278,13 @@ public final class SquareProcessor: PaymentProcessor {
     /// Captures an approved payment (`CompletePayment`) through the app's capture service.
     public func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
         -> ProcessorPaymentUpdate {
-        do {
-            try await captureService.capture(processor: name, processorPaymentID: processorPaymentID, amount: amount)
-        } catch {
-            throw Self.captureError(error)
-        }
+        try await captureService.captureConverting(processor: name, processorPaymentID: processorPaymentID, amount: amount)
         return ProcessorPaymentUpdate(reference: reference, state: .succeeded, processorPaymentID: processorPaymentID)
     }
 
     /// Voids an approved payment (`CancelPayment`) through the app's capture service.
     public func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
-        do {
-            try await captureService.void(processor: name, processorPaymentID: processorPaymentID)
-        } catch {
-            throw Self.captureError(error)
-        }
+        try await captureService.voidConverting(processor: name, processorPaymentID: processorPaymentID)
         return ProcessorPaymentUpdate(reference: reference, state: .canceled, processorPaymentID: processorPaymentID)
     }
 
@@ -506,13 +498,6 @@ public final class SquareProcessor: PaymentProcessor {
             }
         }
         if changed { emitter.emit(.offlineQueueChanged) }
-    }
-
-    // CORE-CANDIDATE: `PaymentError(capturing:)`; the Stripe adapter makes the same conversion.
-    /// A capture service's failure as a ``PaymentError``: its own if it threw one, otherwise `captureFailed`.
-    private static func captureError(_ error: any Error) -> PaymentError {
-        (error as? PaymentError) ?? PaymentError(.captureFailed, recovery: .retrySamePayment, phase: .capture,
-                                                 message: "The app's capture service failed: \(error).")
     }
 }
 

@@ -49,13 +49,8 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
         }
     }
 
-    /// How the simulated reader gets a card: at once, or only when the test calls ``presentCard(_:)``.
-    public enum CardPresentation: String, Hashable, Sendable, Codable {
-        /// The configured ``SimulatedCard`` is presented as soon as the payment starts.
-        case immediate
-        /// The payment waits for ``presentCard(_:)``, ``disconnectReader(reason:)`` or a cancel.
-        case waitForPresentCard
-    }
+    /// How the simulated reader gets a card: the core's ``SimulatedCardPresentation``.
+    public typealias CardPresentation = SimulatedCardPresentation
 
     /// What happens to an Interac card offline. The reference says only "Interac debit always fails offline";
     /// how it fails is UNVERIFIED, so both readings are offered.

@@ -1,12 +1,5 @@
 import Tender
 
-// CORE-CANDIDATE: a code for refunds that fail at the issuer (Stripe `refundFailed` 6800). Tender has no refund
-// flow yet; until the core has a code for it, the Stripe table uses this one.
-extension PaymentError.Code {
-    /// A refund failed at the issuer (Stripe `refundFailed`).
-    public static let refundFailed = Self(rawValue: "refund_failed")
-}
-
 extension Stripe {
     /// Every Stripe Terminal iOS 5.5 `ErrorCode` (159 cases), by Swift case name and numeric code, mapped to a
     /// Tender code, recovery and phase. ⚑ marks the offline-related codes.

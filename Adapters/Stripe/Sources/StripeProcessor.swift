@@ -215,17 +215,13 @@ public actor StripeProcessor: PaymentProcessor {
             throw PaymentError(.invalidState, recovery: .waitAndRetry, phase: .capture,
                                message: "The payment is stored offline and not forwarded yet; capture it after forwarding.")
         }
-        try await callCaptureService(phase: .capture) {
-            try await captureService.capture(processor: name, processorPaymentID: processorPaymentID, amount: amount)
-        }
+        try await captureService.captureConverting(processor: name, processorPaymentID: processorPaymentID, amount: amount)
         return ProcessorPaymentUpdate(reference: reference, state: .succeeded, processorPaymentID: processorPaymentID)
     }
 
     /// Voids through the app's service.
     public func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
-        try await callCaptureService(phase: .capture) {
-            try await captureService.void(processor: name, processorPaymentID: processorPaymentID)
-        }
+        try await captureService.voidConverting(processor: name, processorPaymentID: processorPaymentID)
         return ProcessorPaymentUpdate(reference: reference, state: .canceled, processorPaymentID: processorPaymentID)
     }
 
@@ -448,19 +444,6 @@ public actor StripeProcessor: PaymentProcessor {
         ProcessorPaymentUpdate(reference: reference, state: state, processorPaymentID: processorPaymentID, error: error)
     }
 
-    // CORE-CANDIDATE: `PaymentError(capturing:)`; the Square adapter makes the same conversion (see the report).
-    /// Runs a capture-service call, turning its failure into a ``PaymentError``: its own if it threw one, otherwise
-    /// ``PaymentError/Code/captureFailed``, retryable.
-    private func callCaptureService(phase: PaymentError.Phase, _ body: () async throws -> Void) async throws {
-        do {
-            try await body()
-        } catch let error as PaymentError {
-            throw error
-        } catch {
-            throw PaymentError(.captureFailed, recovery: .retrySamePayment, phase: phase,
-                               message: "The capture service failed: \(error)")
-        }
-    }
 }
 
 /// Collects the readers a discovery reports; the last list wins (Bluetooth proximity reports a reader twice).

@@ -1171,13 +1171,8 @@ extension Stripe {
         ]
     }
 
-    /// When the simulated customer presents the card.
-    public enum CardPresentation: String, Hashable, Sendable, Codable, CaseIterable {
-        /// As soon as the reader asks.
-        case immediate
-        /// When the test calls ``StripeSimulator/presentCard()``.
-        case waitForPresentCard
-    }
+    /// When the simulated customer presents the card: the core's ``SimulatedCardPresentation``.
+    public typealias CardPresentation = SimulatedCardPresentation
 
     /// What a timed-out confirm did on Stripe's side.
     public enum TimeoutOutcome: String, Hashable, Sendable, Codable, CaseIterable {
