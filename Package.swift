@@ -44,6 +44,11 @@ let package = Package(
             path: "Sources/TenderBench"
         ),
         .executableTarget(
+            name: "tender-chaos",
+            dependencies: ["Tender", "TenderStripe", "TenderSquare", "TenderTestKit"],
+            path: "Sources/TenderChaos"
+        ),
+        .executableTarget(
             name: "TenderDemo",
             dependencies: ["Tender", "TenderStripe", "TenderSquare"],
             path: "Examples/Demo"
