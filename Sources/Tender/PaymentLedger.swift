@@ -102,64 +102,76 @@ struct StoredAggregates: Sendable {
     }
 }
 
-/// A ledger in memory, for tests and previews. Not durable.
-public actor InMemoryPaymentLedger: PaymentLedger {
-    private var sessionsByScope: [LedgerScope: [String: PaymentSession]] = [:]
-    private var order: [LedgerScope: [String]] = [:]
-    private var aggregates: [LedgerScope: StoredAggregates] = [:]
+/// A ledger in memory, for tests, previews and benchmarks. Not durable.
+///
+/// A lock-protected class rather than an actor: every operation is short and never suspends, so callers pay no
+/// executor hop for it.
+public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
+    private struct Storage {
+        var sessionsByScope: [LedgerScope: [String: PaymentSession]] = [:]
+        var order: [LedgerScope: [String]] = [:]
+        var aggregates: [LedgerScope: StoredAggregates] = [:]
+    }
+
+    private let storage = Locked(Storage())
 
     /// Creates an empty ledger.
     public init() {}
 
     /// Records a new session.
     public func insert(_ session: PaymentSession) throws {
-        guard sessionsByScope[session.scope]?[session.reference] == nil else {
-            throw PaymentError(.duplicateReference, recovery: .fixRequest, phase: .ledger,
-                               message: "Reference \(session.reference) is already in the ledger.")
+        try storage.withLock { s in
+            guard s.sessionsByScope[session.scope]?[session.reference] == nil else {
+                throw PaymentError(.duplicateReference, recovery: .fixRequest, phase: .ledger,
+                                   message: "Reference \(session.reference) is already in the ledger.")
+            }
+            s.sessionsByScope[session.scope, default: [:]][session.reference] = session
+            s.order[session.scope, default: []].append(session.reference)
+            s.aggregates[session.scope, default: StoredAggregates()].apply(before: nil, after: session)
         }
-        sessionsByScope[session.scope, default: [:]][session.reference] = session
-        order[session.scope, default: []].append(session.reference)
-        aggregates[session.scope, default: StoredAggregates()].apply(before: nil, after: session)
     }
 
     /// The session with this reference.
     public func session(reference: String, scope: LedgerScope, includingHistory: Bool) -> PaymentSession? {
-        guard var session = sessionsByScope[scope]?[reference] else { return nil }
+        guard var session = storage.withLock({ $0.sessionsByScope[scope]?[reference] }) else { return nil }
         if !includingHistory { session.transitions = [] }
         return session
     }
 
     /// The session with this local id or processor id.
     public func session(localID: String?, processorPaymentID: String?, scope: LedgerScope) -> PaymentSession? {
-        sessionsByScope[scope]?.values.first { session in
-            (localID != nil && session.localID == localID)
-                || (processorPaymentID != nil && session.processorPaymentID == processorPaymentID)
+        storage.withLock { s in
+            s.sessionsByScope[scope]?.values.first { session in
+                (localID != nil && session.localID == localID)
+                    || (processorPaymentID != nil && session.processorPaymentID == processorPaymentID)
+            }
         }
     }
 
-    /// Applies a change atomically.
-    public func record(_ change: SessionChange, scope: LedgerScope) throws -> PaymentSession {
-        guard var session = sessionsByScope[scope]?[change.reference] else {
+    private static func record(_ change: SessionChange, scope: LedgerScope, in s: inout Storage) throws -> PaymentSession {
+        guard var session = s.sessionsByScope[scope]?[change.reference] else {
             throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .ledger,
                                message: "No payment \(change.reference) in \(scope).")
         }
         let before = session
         try change.apply(to: &session)
-        sessionsByScope[scope]![change.reference] = session
-        aggregates[scope, default: StoredAggregates()].apply(before: before, after: session)
+        s.sessionsByScope[scope]![change.reference] = session
+        s.aggregates[scope, default: StoredAggregates()].apply(before: before, after: session)
         return session
+    }
+
+    /// Applies a change atomically.
+    public func record(_ change: SessionChange, scope: LedgerScope) throws -> PaymentSession {
+        try storage.withLock { try Self.record(change, scope: scope, in: &$0) }
     }
 
     /// Applies the changes atomically: if one fails, none is kept.
     public func record(_ changes: [SessionChange], scope: LedgerScope) throws -> [PaymentSession] {
-        let savedSessions = sessionsByScope[scope]
-        let savedAggregates = aggregates[scope]
-        do {
-            return try changes.map { try record($0, scope: scope) }
-        } catch {
-            sessionsByScope[scope] = savedSessions
-            aggregates[scope] = savedAggregates
-            throw error
+        try storage.withLock { s in
+            var copy = s
+            let results = try changes.map { try Self.record($0, scope: scope, in: &copy) }
+            s = copy
+            return results
         }
     }
 
@@ -170,20 +182,22 @@ public actor InMemoryPaymentLedger: PaymentLedger {
 
     /// Every session of the scope.
     public func allSessions(scope: LedgerScope) -> [PaymentSession] {
-        (order[scope] ?? []).compactMap { sessionsByScope[scope]?[$0] }.map {
-            var s = $0
-            s.transitions = []
-            return s
+        storage.withLock { s in
+            (s.order[scope] ?? []).compactMap { s.sessionsByScope[scope]?[$0] }.map {
+                var session = $0
+                session.transitions = []
+                return session
+            }
         }
     }
 
     /// The stored aggregates.
     public func storedSummary(scope: LedgerScope) -> StoredPaymentSummary {
-        aggregates[scope]?.summary ?? StoredPaymentSummary()
+        storage.withLock { $0.aggregates[scope]?.summary ?? StoredPaymentSummary() }
     }
 
     /// Every scope with sessions.
     public func scopes() -> [LedgerScope] {
-        sessionsByScope.keys.sorted { $0.description < $1.description }
+        storage.withLock { $0.sessionsByScope.keys.sorted { $0.description < $1.description } }
     }
 }

@@ -107,7 +107,10 @@ public actor PaymentTerminal {
     /// The routing decision this request would get now, without taking it.
     public func route(for request: PaymentRequest) async throws -> RoutingDecision {
         try request.validate()
-        let capabilities = await processor.capabilities()
+        return try await route(request, capabilities: await processor.capabilities())
+    }
+
+    private func route(_ request: PaymentRequest, capabilities: ProcessorCapabilities) async throws -> RoutingDecision {
         let summary = try await ledger.storedSummary(scope: scope)
         let queue = OfflineQueueSnapshot(networkStatus: networkStatus, storedCount: summary.count,
                                          storedAmounts: summary.amounts, oldestStoredAt: summary.oldestStoredAt)
@@ -180,7 +183,7 @@ public actor PaymentTerminal {
                                      localID: bumped.localID, previousState: bumped.state)
         }
 
-        let decision = try await route(for: request)
+        let decision = try await route(request, capabilities: capabilities)
         if case .refused(let error) = decision { throw error }
 
         if attempt.number == 1 {
@@ -204,9 +207,18 @@ public actor PaymentTerminal {
                 message: "The processor failed without saying whether the payment went through: \(error).")
             let unknown = ProcessorPaymentUpdate(reference: reference, state: .outcomeUnknown, error: paymentError)
             try await applyDuringPayment(unknown, reference: reference)
-            return try await ledger.session(reference: reference, scope: scope) ?? live[reference]!
+            return try await recordedSession(reference)
         }
         try await applyDuringPayment(final, reference: reference)
+        return try await recordedSession(reference)
+    }
+
+    /// The session as last recorded during this payment, with its history (read back only if the ledger returned
+    /// it without).
+    private func recordedSession(_ reference: String) async throws -> PaymentSession {
+        if let session = live[reference], session.transitions.first?.from == nil, !session.transitions.isEmpty {
+            return session
+        }
         return try await ledger.session(reference: reference, scope: scope) ?? live[reference]!
     }
 

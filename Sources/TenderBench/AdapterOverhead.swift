@@ -35,7 +35,8 @@ struct AdapterOverhead {
         return StripeSimulator(configuration: configuration, seed: 11, clock: ManualClock())
     }
 
-    func measure() async throws -> (facade: Double, direct: Double) {
+    /// Medians per payment: through facade and adapter, through the adapter alone, and the direct baseline.
+    func measure() async throws -> (facade: Double, adapter: Double, direct: Double) {
         // Warm both paths once, then alternate blocks so drift affects both equally.
         var facadeSamples: [Double] = []
         var directSamples: [Double] = []
@@ -50,6 +51,20 @@ struct AdapterOverhead {
         let terminal = PaymentTerminal(processor: processor, ledger: InMemoryPaymentLedger(),
                                        scope: LedgerScope(merchantID: "acct_bench", locationID: "tml_bench"))
         await terminal.handle(.networkStatusChanged(.online))
+
+        // The adapter alone (no facade, no ledger), to split the overhead between the two layers.
+        var adapterSamples: [Double] = []
+        let bare = StripeProcessor(client: simulator(), captureService: NoCaptureService())
+        guard let bareReader = try await bare.discoverReaders(timeout: 5).first else { throw BenchError("no reader") }
+        _ = try await bare.connectReader(bareReader, locationID: "tml_bench")
+        for trial in 0..<trials {
+            adapterSamples.append(try await time {
+                let final = try await bare.startPayment(
+                    PaymentRequest(amount: Money(minorUnits: 1_000, currency: .usd), reference: "bare-\(trial)"),
+                    routing: .online, attempt: PaymentAttempt()) { _ in }
+                guard final.state == .succeeded else { throw BenchError("adapter payment ended \(final.state)") }
+            })
+        }
 
         var index = 0
         for block in 0..<(trials / 10 + 1) {
@@ -74,7 +89,8 @@ struct AdapterOverhead {
             }
             if block == 0 { facadeSamples.removeAll(); directSamples.removeAll() }
         }
-        return (facadeSamples.sorted()[facadeSamples.count / 2], directSamples.sorted()[directSamples.count / 2])
+        func median(_ samples: [Double]) -> Double { samples.sorted()[samples.count / 2] }
+        return (median(facadeSamples), median(adapterSamples), median(directSamples))
     }
 
     private func time(_ body: () async throws -> Void) async throws -> Double {

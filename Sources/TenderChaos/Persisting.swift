@@ -1,0 +1,404 @@
+import Foundation
+import Tender
+import TenderSquare
+import TenderStripe
+
+// Decorators that make each simulator's processor-side state durable the moment the processor acts, as a real
+// processor's servers are: every client call that can change Stripe's servers, Square's servers or a device's
+// offline store persists the simulator (atomically: temp file + rename) before it returns to the adapter. So the
+// ledger can never record something the processor-side file lacks, whenever the process is killed.
+//
+// Vendor callbacks fired from inside a simulator call (Stripe's forwarding delegate, Square's payment delegate)
+// are held back and delivered only after the persist, for the same reason.
+
+/// Persists a Stripe simulator to its file; a failure to persist ends the process (the harness counts it a crash).
+struct StripeStore: Sendable {
+    let simulator: StripeSimulator
+    let file: SimulatorStateFile<StripeSimulator.PersistedState>
+
+    func persist() async {
+        do { try await simulator.persist(to: file) } catch {
+            FileHandle.standardError.write(Data("tender-chaos: cannot persist Stripe state: \(error)\n".utf8))
+            exit(70)
+        }
+    }
+}
+
+/// Persists a Square simulator to its file.
+struct SquareStore: Sendable {
+    let simulator: SquareSimulator
+    let file: SimulatorStateFile<SquareSimulator.PersistedState>
+
+    func persist() async {
+        do { try await simulator.persist(to: file) } catch {
+            FileHandle.standardError.write(Data("tender-chaos: cannot persist Square state: \(error)\n".utf8))
+            exit(70)
+        }
+    }
+}
+
+// MARK: - Stripe
+
+/// Holds Stripe's forwarding callbacks until the simulator state they describe is on disk.
+final class HeldOfflineDelegate: Stripe.OfflineDelegate, @unchecked Sendable {
+    private enum Held {
+        case forwarded(Stripe.PaymentIntent, Stripe.ErrorCode?)
+        case forwardingError(Stripe.ErrorCode)
+    }
+    private let target = Locked<(any Stripe.OfflineDelegate)?>(nil)
+    private let held = Locked<[Held]>([])
+
+    func setTarget(_ delegate: (any Stripe.OfflineDelegate)?) { target.withLock { $0 = delegate } }
+
+    func didChangeOfflineStatus(_ offlineStatus: Stripe.OfflineStatus) {
+        target.current?.didChangeOfflineStatus(offlineStatus)
+    }
+
+    func didForwardPaymentIntent(_ intent: Stripe.PaymentIntent, error: Stripe.ErrorCode?) {
+        held.withLock { $0.append(.forwarded(intent, error)) }
+    }
+
+    func didReportForwardingError(_ error: Stripe.ErrorCode) {
+        held.withLock { $0.append(.forwardingError(error)) }
+    }
+
+    /// Delivers the held callbacks, in order. Call after persisting.
+    func release() {
+        let items = held.withLock { items -> [Held] in
+            defer { items.removeAll() }
+            return items
+        }
+        guard let delegate = target.current else { return }
+        for item in items {
+            switch item {
+            case .forwarded(let intent, let error): delegate.didForwardPaymentIntent(intent, error: error)
+            case .forwardingError(let error): delegate.didReportForwardingError(error)
+            }
+        }
+    }
+}
+
+/// `StripeClient` over a ``StripeSimulator`` that persists after every state-changing call.
+struct PersistingStripeClient: StripeClient {
+    let store: StripeStore
+    let offline = HeldOfflineDelegate()
+    /// Harness fault: the next N confirms time out (Stripe may have authorized; the answer is lost).
+    let confirmTimeouts = Locked(0)
+    var simulator: StripeSimulator { store.simulator }
+
+    init(store: StripeStore) {
+        self.store = store
+        store.simulator.setOfflineDelegate(offline)
+    }
+
+    /// One forwarding step: the SDK forwards up to `maxCount` payments; the result is persisted, then reported.
+    func forward(maxCount: Int?) async {
+        await simulator.forwardPendingPayments(maxCount: maxCount)
+        await store.persist()
+        offline.release()
+    }
+
+    private func persisting<T>(_ body: () async throws(Stripe.ErrorCode) -> T) async throws(Stripe.ErrorCode) -> T {
+        let result: Result<T, Stripe.ErrorCode>
+        do throws(Stripe.ErrorCode) {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
+        }
+        await store.persist()
+        return try result.get()
+    }
+
+    func setTerminalDelegate(_ delegate: (any Stripe.TerminalDelegate)?) { simulator.setTerminalDelegate(delegate) }
+    func setOfflineDelegate(_ delegate: (any Stripe.OfflineDelegate)?) { offline.setTarget(delegate) }
+    func setLogListener(_ listener: (@Sendable (String) -> Void)?) { simulator.setLogListener(listener) }
+    func clearCachedCredentials() async throws(Stripe.ErrorCode) {
+        try await persisting { () async throws(Stripe.ErrorCode) in try await simulator.clearCachedCredentials() }
+    }
+
+    var connectionStatus: Stripe.ConnectionStatus { get async { await simulator.connectionStatus } }
+    var paymentStatus: Stripe.PaymentStatus { get async { await simulator.paymentStatus } }
+    var offlineStatus: Stripe.OfflineStatus { get async { await simulator.offlineStatus } }
+    var connectedReader: Stripe.Reader? { get async { await simulator.connectedReader } }
+    var offlineModeEnabled: Bool { get async { await simulator.offlineModeEnabled } }
+
+    func discoverReaders(_ configuration: Stripe.DiscoveryConfiguration, delegate: any Stripe.DiscoveryDelegate,
+                         completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void) async -> Stripe.Cancelable {
+        await simulator.discoverReaders(configuration, delegate: delegate, completion: completion)
+    }
+
+    func connectReader(_ reader: Stripe.Reader, configuration: Stripe.BluetoothConnectionConfiguration) async
+        throws(Stripe.ErrorCode) -> Stripe.Reader {
+        try await persisting { () async throws(Stripe.ErrorCode) in
+            try await simulator.connectReader(reader, configuration: configuration)
+        }
+    }
+
+    func disconnectReader() async throws(Stripe.ErrorCode) { try await simulator.disconnectReader() }
+    func rebootReader() async throws(Stripe.ErrorCode) { try await simulator.rebootReader() }
+    func installAvailableUpdate() async throws(Stripe.ErrorCode) {
+        try await persisting { () async throws(Stripe.ErrorCode) in try await simulator.installAvailableUpdate() }
+    }
+
+    func createPaymentIntent(_ parameters: Stripe.PaymentIntentParameters, createConfig: Stripe.CreateConfiguration)
+        async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
+        try await persisting { () async throws(Stripe.ErrorCode) in
+            try await simulator.createPaymentIntent(parameters, createConfig: createConfig)
+        }
+    }
+
+    func retrievePaymentIntent(clientSecret: String) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
+        try await simulator.retrievePaymentIntent(clientSecret: clientSecret)
+    }
+
+    func collectPaymentMethod(_ intent: Stripe.PaymentIntent, collectConfig: Stripe.CollectConfiguration,
+                              completion: @escaping @Sendable (Result<Stripe.PaymentIntent, Stripe.ErrorCode>) -> Void)
+        async -> Stripe.Cancelable {
+        // Collection changes only the SDK's in-memory intent, which a restart loses anyway.
+        await simulator.collectPaymentMethod(intent, collectConfig: collectConfig, completion: completion)
+    }
+
+    func confirmPaymentIntent(_ intent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
+        let timesOut = confirmTimeouts.withLock { count -> Bool in
+            guard count > 0 else { return false }
+            count -= 1
+            return true
+        }
+        guard timesOut else {
+            return try await persisting { () async throws(Stripe.ErrorCode) in
+                try await simulator.confirmPaymentIntent(intent)
+            }
+        }
+        await simulator.setSimulatedOfflineMode(.offlineTimeout)
+        let result: Result<Stripe.PaymentIntent, Stripe.ErrorCode>
+        do throws(Stripe.ErrorCode) {
+            result = .success(try await simulator.confirmPaymentIntent(intent))
+        } catch {
+            result = .failure(error)
+        }
+        await store.persist()
+        await simulator.setSimulatedOfflineMode(.disabled)
+        return try result.get()
+    }
+
+    func cancelPaymentIntent(_ intent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
+        try await persisting { () async throws(Stripe.ErrorCode) in try await simulator.cancelPaymentIntent(intent) }
+    }
+
+    func localPaymentIntents(metadataKey key: String, value: String) async -> [Stripe.PaymentIntent] {
+        await simulator.localPaymentIntents(metadataKey: key, value: value)
+    }
+
+    func serverPaymentIntents(metadataKey key: String, value: String) async throws(Stripe.ErrorCode)
+        -> [Stripe.PaymentIntent] {
+        try await simulator.serverPaymentIntents(metadataKey: key, value: value)
+    }
+}
+
+/// The app's server for Stripe: capture and void on the simulated servers, persisted before answering.
+struct PersistingStripeServer: PaymentCaptureService {
+    let store: StripeStore
+    func capture(processor: String, processorPaymentID: String, amount: Money) async throws {
+        do {
+            try await store.simulator.capture(stripeId: processorPaymentID, amount: UInt(amount.minorUnits))
+        } catch {
+            await store.persist()
+            throw error
+        }
+        await store.persist()
+    }
+    func void(processor: String, processorPaymentID: String) async throws {
+        do {
+            try await store.simulator.cancelOnServer(stripeId: processorPaymentID)
+        } catch {
+            await store.persist()
+            throw error
+        }
+        await store.persist()
+    }
+}
+
+// MARK: - Square
+
+/// Holds Square's payment callbacks fired inside `startPayment` until the simulator state is on disk.
+final class HeldPaymentDelegate: Square.PaymentManagerDelegate, @unchecked Sendable {
+    private enum Held {
+        case start(Square.Payment)
+        case finish(Square.Payment)
+        case fail(Square.Payment?, any Error)
+        case cancel(Square.Payment?)
+    }
+    private struct Inner {
+        var holding = true
+        var held: [Held] = []
+    }
+    private let target: any Square.PaymentManagerDelegate
+    private let manager: any Square.PaymentManager
+    private let inner = Locked(Inner())
+
+    init(target: any Square.PaymentManagerDelegate, manager: any Square.PaymentManager) {
+        self.target = target
+        self.manager = manager
+    }
+
+    private func deliver(_ item: Held) {
+        switch item {
+        case .start(let payment): target.paymentManager(manager, didStart: payment)
+        case .finish(let payment): target.paymentManager(manager, didFinish: payment)
+        case .fail(let payment, let error): target.paymentManager(manager, didFail: payment, withError: error)
+        case .cancel(let payment): target.paymentManager(manager, didCancel: payment)
+        }
+    }
+
+    private func hold(_ item: Held) {
+        let passThrough = inner.withLock { inner -> Bool in
+            if inner.holding { inner.held.append(item) }
+            return !inner.holding
+        }
+        if passThrough { deliver(item) }
+    }
+
+    /// Delivers what was held and stops holding.
+    func release() {
+        let items = inner.withLock { inner -> [Held] in
+            inner.holding = false
+            defer { inner.held.removeAll() }
+            return inner.held
+        }
+        for item in items { deliver(item) }
+    }
+
+    func paymentManager(_ paymentManager: any Square.PaymentManager, didStart payment: Square.Payment) {
+        hold(.start(payment))
+    }
+    func paymentManager(_ paymentManager: any Square.PaymentManager, didFinish payment: Square.Payment) {
+        hold(.finish(payment))
+    }
+    func paymentManager(_ paymentManager: any Square.PaymentManager, didFail payment: Square.Payment?,
+                        withError error: any Error) {
+        hold(.fail(payment, error))
+    }
+    func paymentManager(_ paymentManager: any Square.PaymentManager, didCancel payment: Square.Payment?) {
+        hold(.cancel(payment))
+    }
+}
+
+/// `SquareClient` over a ``SquareSimulator`` that persists after every state-changing call.
+final class PersistingSquareClient: SquareClient, Square.AuthorizationManager, Square.PaymentManager,
+    Square.ReaderManager, Square.OfflinePaymentQueue, @unchecked Sendable {
+    let store: SquareStore
+    var simulator: SquareSimulator { store.simulator }
+
+    init(store: SquareStore) { self.store = store }
+
+    var authorizationManager: any Square.AuthorizationManager { self }
+    var paymentManager: any Square.PaymentManager { self }
+    var readerManager: any Square.ReaderManager { self }
+    var settingsManager: any Square.SettingsManager { simulator }
+    var networkMonitor: any Square.NetworkMonitor { simulator }
+
+    /// One sync step of the SDK, persisted, then the queue is read so the adapter reports the changes.
+    func sync(maxCount: Int, processor: SquareProcessor) async {
+        _ = await simulator.syncOfflinePayments(maxCount: maxCount)
+        await store.persist()
+        await processor.refreshOfflineQueue()
+    }
+
+    // AuthorizationManager
+    func authorize(withAccessToken accessToken: String, locationID: String) async throws(Square.AuthorizationError) {
+        let result: Result<Void, Square.AuthorizationError>
+        do throws(Square.AuthorizationError) {
+            try await simulator.authorize(withAccessToken: accessToken, locationID: locationID)
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        await store.persist()
+        try result.get()
+    }
+    func deauthorize() async {
+        await simulator.deauthorize()
+        await store.persist()
+    }
+    var state: Square.AuthorizationState { get async { await simulator.state } }
+    var location: Square.Location? { get async { await simulator.location } }
+    func add(_ observer: any Square.AuthorizationStateObserver) async { await simulator.add(observer) }
+
+    // PaymentManager
+    func startPayment(_ parameters: Square.PaymentParameters, promptParameters: Square.PromptParameters,
+                      delegate: any Square.PaymentManagerDelegate) async -> (any Square.PaymentHandle)? {
+        let held = HeldPaymentDelegate(target: delegate, manager: self)
+        let handle = await simulator.startPayment(parameters, promptParameters: promptParameters, delegate: held)
+        await store.persist()
+        held.release()
+        return handle
+    }
+    var currentPaymentHandle: (any Square.PaymentHandle)? { get async { await simulator.currentPaymentHandle } }
+    var offlinePaymentQueue: any Square.OfflinePaymentQueue { self }
+    func getIdempotencyKey(withPaymentAttemptId paymentAttemptID: String) async -> String? {
+        await simulator.getIdempotencyKey(withPaymentAttemptId: paymentAttemptID)
+    }
+    func availableCardInputMethods() async -> Square.CardInputMethods { await simulator.availableCardInputMethods() }
+
+    // ReaderManager
+    var readers: [Square.ReaderInfo] { get async { await simulator.readers } }
+    func add(_ observer: any Square.ReaderObserver) async { await simulator.add(observer) }
+    func startPairing() async throws(Square.ReaderPairingError) -> Square.ReaderInfo {
+        let result: Result<Square.ReaderInfo, Square.ReaderPairingError>
+        do throws(Square.ReaderPairingError) {
+            result = .success(try await simulator.startPairing())
+        } catch {
+            result = .failure(error)
+        }
+        await store.persist()
+        return try result.get()
+    }
+    func retryConnection(_ reader: Square.ReaderInfo) async -> Square.RetryConnectionResult {
+        let result = await simulator.retryConnection(reader)
+        await store.persist()
+        return result
+    }
+    func forget(_ reader: Square.ReaderInfo) async {
+        await simulator.forget(reader)
+        await store.persist()
+    }
+
+    // OfflinePaymentQueue (reads only)
+    func getPayments() async throws(Square.OfflinePaymentQueueError) -> [Square.OfflinePayment] {
+        try await simulator.getPayments()
+    }
+    func getTotalStoredPaymentsAmount() async throws(Square.OfflinePaymentQueueError) -> Square.Money {
+        try await simulator.getTotalStoredPaymentsAmount()
+    }
+}
+
+/// Square's servers as the app's backend reaches them, persisted after capture, void and cancel-by-key.
+struct PersistingSquareServer: PaymentCaptureService, SquarePaymentsLookup {
+    let store: SquareStore
+    private var server: SquareSimulator.Server { store.simulator.server }
+
+    init(store: SquareStore) { self.store = store }
+
+    private func persisting(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            await store.persist()
+            throw error
+        }
+        await store.persist()
+    }
+
+    func capture(processor: String, processorPaymentID: String, amount: Money) async throws {
+        try await persisting { try await server.capture(processor: processor, processorPaymentID: processorPaymentID, amount: amount) }
+    }
+    func void(processor: String, processorPaymentID: String) async throws {
+        try await persisting { try await server.void(processor: processor, processorPaymentID: processorPaymentID) }
+    }
+    func payments(referenceID: String, locationID: String) async throws -> [Square.OnlinePayment] {
+        try await server.payments(referenceID: referenceID, locationID: locationID)
+    }
+    func cancelPayment(byIdempotencyKey key: String) async throws {
+        try await persisting { try await server.cancelPayment(byIdempotencyKey: key) }
+    }
+}
