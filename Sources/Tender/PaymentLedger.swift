@@ -50,6 +50,9 @@ public protocol PaymentLedger: Sendable {
     /// so that a thousand results cost one commit, not a thousand.
     func record(_ changes: [SessionChange], scope: LedgerScope) async throws -> [PaymentSession]
 
+    /// The sessions with these references, without history, read in one go (missing references are absent).
+    func sessions(references: [String], scope: LedgerScope) async throws -> [String: PaymentSession]
+
     /// Sessions in any of `states`, oldest first, without history.
     func sessions(in states: Set<PaymentState>, scope: LedgerScope) async throws -> [PaymentSession]
 
@@ -172,6 +175,19 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
             let results = try changes.map { try Self.record($0, scope: scope, in: &copy) }
             s = copy
             return results
+        }
+    }
+
+    /// The sessions with these references, without history.
+    public func sessions(references: [String], scope: LedgerScope) -> [String: PaymentSession] {
+        storage.withLock { s in
+            var found: [String: PaymentSession] = [:]
+            for reference in references {
+                guard var session = s.sessionsByScope[scope]?[reference] else { continue }
+                session.transitions = []
+                found[reference] = session
+            }
+            return found
         }
     }
 

@@ -362,9 +362,10 @@ public actor PaymentTerminal {
     @discardableResult
     public func applyForwardingResults(_ updates: [ProcessorPaymentUpdate]) async throws -> [PaymentSession] {
         var changes: [SessionChange] = []
-        var before: [String: PaymentState] = [:]
+        var latest: [String: PaymentState] = [:]  // each reference's state after the changes planned so far
+        let known = try await ledger.sessions(references: updates.map(\.reference), scope: scope)
         for update in updates {
-            var session = try await ledger.session(reference: update.reference, scope: scope, includingHistory: false)
+            var session = known[update.reference]
             if session == nil, update.localID != nil || update.processorPaymentID != nil {
                 session = try await ledger.session(localID: update.localID, processorPaymentID: update.processorPaymentID,
                                                    scope: scope)
@@ -373,13 +374,13 @@ public actor PaymentTerminal {
                 hub.send(.unmatchedForwardingResult(update))
                 continue
             }
-            let current = changes.last(where: { $0.reference == session.reference })?.newState ?? session.state
+            let current = latest[session.reference] ?? session.state
             guard update.state == current || PaymentStateMachine.canTransition(from: current, to: update.state) else {
                 hub.send(.transitionRejected(reference: session.reference,
                                              transition: IllegalTransition(from: current, to: update.state)))
                 continue
             }
-            if before[session.reference] == nil { before[session.reference] = current }
+            latest[session.reference] = update.state
             changes.append(SessionChange(reference: session.reference, expectedState: current, newState: update.state,
                                          at: clock.now(), route: update.route,
                                          processorPaymentID: update.processorPaymentID, localID: update.localID,

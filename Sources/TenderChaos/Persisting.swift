@@ -14,9 +14,11 @@ import TenderStripe
 /// Persists a Stripe simulator to its file; a failure to persist ends the process (the harness counts it a crash).
 struct StripeStore: Sendable {
     let simulator: StripeSimulator
-    let file: SimulatorStateFile<StripeSimulator.PersistedState>
+    /// nil: nothing is persisted (the in-process flapping test).
+    let file: SimulatorStateFile<StripeSimulator.PersistedState>?
 
     func persist() async {
+        guard let file, !sabotageSkipsPersist else { return }
         do { try await simulator.persist(to: file) } catch {
             FileHandle.standardError.write(Data("tender-chaos: cannot persist Stripe state: \(error)\n".utf8))
             exit(70)
@@ -27,15 +29,22 @@ struct StripeStore: Sendable {
 /// Persists a Square simulator to its file.
 struct SquareStore: Sendable {
     let simulator: SquareSimulator
-    let file: SimulatorStateFile<SquareSimulator.PersistedState>
+    /// nil: nothing is persisted (the in-process flapping test).
+    let file: SimulatorStateFile<SquareSimulator.PersistedState>?
 
     func persist() async {
+        guard let file, !sabotageSkipsPersist else { return }
         do { try await simulator.persist(to: file) } catch {
             FileHandle.standardError.write(Data("tender-chaos: cannot persist Square state: \(error)\n".utf8))
             exit(70)
         }
     }
 }
+
+/// Self-check of the harness: with `TENDER_CHAOS_SABOTAGE=skip-persist` in a child's environment, the child never
+/// persists processor state, as if the processor's servers forgot what they did; the kill test must then report
+/// lost payments (see `--sabotage`).
+let sabotageSkipsPersist = ProcessInfo.processInfo.environment["TENDER_CHAOS_SABOTAGE"] == "skip-persist"
 
 // MARK: - Stripe
 

@@ -57,7 +57,7 @@ final class World: @unchecked Sendable {
     var squareSimulator: SquareSimulator { squareStore.simulator }
 
     /// Opens (or creates) the world in `directory`: simulators restored from their files, the SQLite ledger opened.
-    init(directory: URL, seed: UInt64, clock: ManualClock, inMemoryLedger: Bool = false) throws {
+    init(directory: URL, seed: UInt64, clock: ManualClock, persistsSimulators: Bool = true) throws {
         self.clock = clock
         let stripeFile = SimulatorStateFile<StripeSimulator.PersistedState>(url: directory.appendingPathComponent("stripe.json"))
         let squareFile = SimulatorStateFile<SquareSimulator.PersistedState>(url: directory.appendingPathComponent("square.json"))
@@ -75,8 +75,8 @@ final class World: @unchecked Sendable {
             squareSimulator = SquareSimulator(sellers: [Accounts.seller], configuration: Accounts.squareConfiguration,
                                               seed: seed &+ 7, clock: clock)
         }
-        stripeStore = StripeStore(simulator: stripeSimulator, file: stripeFile)
-        squareStore = SquareStore(simulator: squareSimulator, file: squareFile)
+        stripeStore = StripeStore(simulator: stripeSimulator, file: persistsSimulators ? stripeFile : nil)
+        squareStore = SquareStore(simulator: squareSimulator, file: persistsSimulators ? squareFile : nil)
         stripeClient = PersistingStripeClient(store: stripeStore)
         squareClient = PersistingSquareClient(store: squareStore)
         stripe = StripeProcessor(client: stripeClient, captureService: PersistingStripeServer(store: stripeStore),
@@ -87,14 +87,9 @@ final class World: @unchecked Sendable {
         let squareServer = PersistingSquareServer(store: squareStore)
         square = SquareProcessor(client: squareClient, captureService: squareServer, lookup: squareServer,
                                  configuration: squareConfiguration)
-        if inMemoryLedger {
-            sqlite = nil
-            ledger = InMemoryPaymentLedger()
-        } else {
-            let opened = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
-            sqlite = opened
-            ledger = opened
-        }
+        let opened = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+        sqlite = opened
+        ledger = opened
         stripeTerminal = PaymentTerminal(processor: stripe, ledger: ledger, scope: Accounts.stripeScope,
                                          limits: Accounts.limits, clock: clock)
         squareTerminal = PaymentTerminal(processor: square, ledger: ledger, scope: Accounts.squareScope,
@@ -238,7 +233,7 @@ struct Tally: Codable, Sendable {
 /// (authorized, succeeded, forwarded, stored) without a charge is lost; more than one charge is duplicated; a
 /// charge the ledger does not show as taken, a different amount, or a session not final (outcome unknown,
 /// stored, in flight) is a mismatch. Stored payments left on a device are lost.
-func compare(world: World, label: String) async -> Tally {
+func compare(world: World, label: String, prefix: String = "") async -> Tally {
     var tally = Tally()
     let taken: Set<PaymentState> = [.authorized, .succeeded, .forwarded]
     let settledOrHeld: Set<PaymentState> = [.authorized, .succeeded, .forwarded, .declined, .declinedAfterForwarding,
@@ -254,9 +249,9 @@ func compare(world: World, label: String) async -> Tally {
             tally.note("\(label) \(name): ledger unreadable: \(error)")
             continue
         }
-        tally.payments += sessions.count
+        tally.payments += sessions.filter { $0.reference.hasPrefix(prefix) }.count
         var seen = Set<String>()
-        for session in sessions {
+        for session in sessions where session.reference.hasPrefix(prefix) {
             seen.insert(session.reference)
             let fact = truth[session.reference] ?? World.Truth()
             tally.chargesChecked += fact.acceptedCharges
@@ -280,7 +275,7 @@ func compare(world: World, label: String) async -> Tally {
                 tally.note("\(label) \(name) \(session.reference): left \(session.state) with the processor reachable")
             }
         }
-        for (reference, fact) in truth where fact.acceptedCharges > 0 && !seen.contains(reference) {
+        for (reference, fact) in truth where fact.acceptedCharges > 0 && reference.hasPrefix(prefix) && !seen.contains(reference) {
             tally.mismatches += 1
             tally.chargesChecked += fact.acceptedCharges
             tally.note("\(label) \(name) \(reference): charged, unknown to the ledger")

@@ -65,6 +65,11 @@ public actor CrashingLedger: PaymentLedger {
         return try await inner.record(changes, scope: scope)
     }
     /// Passes through until crashed.
+    public func sessions(references: [String], scope: LedgerScope) async throws -> [String: PaymentSession] {
+        try read()
+        return try await inner.sessions(references: references, scope: scope)
+    }
+    /// Passes through until crashed.
     public func sessions(in states: Set<PaymentState>, scope: LedgerScope) async throws -> [PaymentSession] {
         try read()
         return try await inner.sessions(in: states, scope: scope)

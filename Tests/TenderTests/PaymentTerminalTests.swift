@@ -260,8 +260,8 @@ final class EventRecorder: Sendable {
         _ = try await first.takePayment(PaymentRequest(amount: usd(100), reference: "crash-charged"))
         let orphan = PaymentSession(request: PaymentRequest(amount: usd(200), reference: "crash-orphan"), scope: scope,
                                     processor: "memory", route: .online, at: clock.now())
-        try await ledger.insert(orphan)
-        _ = try await ledger.record(SessionChange(reference: "crash-orphan", expectedState: .created,
+        try ledger.insert(orphan)
+        _ = try ledger.record(SessionChange(reference: "crash-orphan", expectedState: .created,
                                                   newState: .collecting, at: clock.now()), scope: scope)
 
         let (restarted, _) = await makeTerminal(processor, ledger: ledger, clock: clock)

@@ -1,0 +1,309 @@
+import Foundation
+import Tender
+import TenderSquare
+import TenderStripe
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension SeededGenerator {
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+    mutating func chance(_ probability: Double) -> Bool { Double(next() % 1_000_000) / 1_000_000 < probability }
+}
+
+/// Writes one progress line to stdout at once (the parent reads it after the child ends, killed or not).
+func progress(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+// MARK: - The child: one life of the app
+
+/// One life of the point-of-sale app: restore, recover, then a seeded burst of payments over both processors. The
+/// parent kills it with SIGKILL at a random moment. Prints `ready` after recovery, `step N` before each step and
+/// `done` at the end.
+func runChildLife(directory: URL, seed: UInt64, round: Int) async -> Int32 {
+    let clock = ManualClock(start: Accounts.epoch.addingTimeInterval(Double(round) * 600))
+    let world: World
+    do {
+        world = try World(directory: directory, seed: seed, clock: clock)
+        try await world.connectReaders()
+    } catch {
+        FileHandle.standardError.write(Data("child setup failed: \(error)\n".utf8))
+        return 3
+    }
+    for (_, terminal) in world.terminals { _ = await terminal.recover() }
+    world.startEventPumps()
+    progress("ready")
+
+    var random = SeededGenerator(seed: seed ^ (UInt64(round) &* 0x9E37_79B9_7F4A_7C15) ^ 0xC4A0_5000)
+    var stripeOnline = true
+    var squareOnline = true
+    var manual: [(Bool, String)] = []
+    let steps = random.int(14...22)
+    var number = 0
+
+    func request(_ reference: String, policy: OfflinePolicy, capture: CaptureMode, amount: Int64) -> PaymentRequest {
+        PaymentRequest(amount: Money(minorUnits: amount, currency: .usd), reference: reference, captureMode: capture,
+                       offlinePolicy: policy, metadata: ["round": "\(round)"])
+    }
+
+    for step in 0..<steps {
+        progress("step \(step)")
+        clock.advance(by: 1)
+        let isStripe = random.chance(0.5)
+        let terminal = isStripe ? world.stripeTerminal : world.squareTerminal
+        let roll = random.int(0...99)
+        switch roll {
+        case 0..<12:  // outage toggle
+            if isStripe {
+                stripeOnline.toggle()
+                await world.setStripeNetwork(stripeOnline ? .disabled : .offlineImmediate)
+            } else {
+                squareOnline.toggle()
+                await world.setSquareNetwork(squareOnline ? .online : .offline)
+            }
+        case 12..<22:  // a forwarding step
+            if isStripe, stripeOnline {
+                await world.stripeClient.forward(maxCount: random.int(1...3))
+            } else if !isStripe, squareOnline {
+                await world.squareClient.sync(maxCount: random.int(1...3), processor: world.square)
+            }
+        case 22..<28:  // a manual capture of an earlier authorized payment
+            if let (stripeSide, reference) = manual.randomElement(using: &random) {
+                let target = stripeSide ? world.stripeTerminal : world.squareTerminal
+                _ = try? await target.capture(reference: reference)
+            }
+        default:  // a sale
+            number += 1
+            let reference = "r\(round)-\(number)"
+            let online = isStripe ? stripeOnline : squareOnline
+            let policy: OfflinePolicy = switch random.int(0...9) {
+            case 0..<5: .preferOnline
+            case 5..<7: .requireOnline
+            default: online ? .preferOnline : .forceOffline
+            }
+            let capture: CaptureMode = random.chance(0.2) ? .manual : .automatic
+            let amount = Int64(random.int(1...120)) * 100 + Int64(random.int(0...99))
+            // The customer's card.
+            let declines = random.chance(0.12)
+            if isStripe {
+                let card: Stripe.SimulatedCardType = declines ? .chargeDeclinedInsufficientFunds : .visa
+                await world.stripeSimulator.updateConfiguration { $0.simulatedCard = card }
+            } else {
+                await world.squareSimulator.setPresentedCard(declines ? .insufficientFunds : .visaChip)
+            }
+            // Now and then the answer is lost in the network (after or before the processor acted).
+            if online, random.chance(0.15) {
+                if isStripe {
+                    world.stripeClient.confirmTimeouts.withLock { $0 = 1 }
+                } else {
+                    await world.squareSimulator.injectFault(random.chance(0.5) ? .timeoutAfterServerCharge
+                                                                              : .timeoutBeforeServerCharge)
+                }
+            }
+            let sale = request(reference, policy: policy, capture: capture, amount: amount)
+            func attempt(_ label: String) async -> PaymentSession? {
+                do {
+                    let session = try await terminal.takePayment(sale)
+                    let detail = session.state == .failed || session.state == .outcomeUnknown
+                        ? " \(isStripe ? "stripe" : "square") \(reference) \(session.lastError?.code.rawValue ?? "-") \(session.lastError?.vendor?.name ?? "-")"
+                        : ""
+                    progress("\(label) \(session.state)\(detail)")
+                    return session
+                } catch {
+                    progress("\(label) refused")
+                    return nil
+                }
+            }
+            var session = await attempt("sale")
+            // An unknown outcome: retry the same reference (never a new one), up to twice.
+            var retries = 0
+            while let current = session, current.state == .outcomeUnknown || current.state == .processing
+                || current.state == .collecting, retries < 2 {
+                retries += 1
+                clock.advance(by: 1)
+                session = await attempt("retry")
+            }
+            if capture == .manual, let session, session.state == .authorized {
+                manual.append((isStripe, reference))
+            }
+        }
+    }
+    progress("done")
+    await world.close()
+    return 0
+}
+
+// MARK: - The verifier: the next life after a kill
+
+/// The app's next launch after a kill, run in the parent: restore, recover, network on, forward everything, let
+/// recovery record the results, retry the same reference for sales left in flight, capture what waits for
+/// capture, then compare the ledger with both processors' truth.
+struct VerifierStats: Codable, Sendable {
+    var resolvedByRecovery = 0
+    var retriedInFlight = 0
+    var captured = 0
+}
+
+func verifyAfterKill(directory: URL, seed: UInt64, round: Int, stats: inout VerifierStats) async -> Tally {
+    var tally = Tally()
+    let clock = ManualClock(start: Accounts.epoch.addingTimeInterval(Double(round) * 600 + 400))
+    let world: World
+    do {
+        world = try World(directory: directory, seed: seed, clock: clock)
+        try await world.connectReaders()
+    } catch {
+        tally.crashes += 1
+        tally.note("round \(round): verifier could not open the world: \(error)")
+        return tally
+    }
+    for (_, terminal) in world.terminals { stats.resolvedByRecovery += await terminal.recover().resolved.count }
+    await world.forwardEverything()
+    clock.advance(by: 1)
+    for (name, terminal) in world.terminals {
+        let report = await terminal.recover()
+        stats.resolvedByRecovery += report.resolved.count
+        for reference in report.unresolved {
+            tally.mismatches += 1
+            tally.note("round \(round) \(name) \(reference): outcomeUnknown after recovery with the processor reachable")
+        }
+    }
+    // Sales left mid-flight (the processor has an unfinished payment): the app retries the same reference.
+    for (_, terminal) in world.terminals {
+        let sessions = (try? await terminal.sessions()) ?? []
+        for session in sessions where [.created, .collecting, .processing, .outcomeUnknown].contains(session.state) {
+            let retry = PaymentRequest(amount: session.amount, reference: session.reference,
+                                       captureMode: session.captureMode, offlinePolicy: .requireOnline,
+                                       tip: session.tip)
+            stats.retriedInFlight += 1
+            _ = try? await terminal.takePayment(retry)
+        }
+    }
+    // Payments waiting for capture are captured.
+    for (_, terminal) in world.terminals {
+        let sessions = (try? await terminal.sessions()) ?? []
+        for session in sessions where session.isReadyToCapture {
+            if (try? await terminal.capture(reference: session.reference)) != nil { stats.captured += 1 }
+        }
+    }
+    tally.add(await compare(world: world, label: "round \(round)", prefix: "r\(round)-"))
+    await world.close()
+    return tally
+}
+
+// MARK: - The parent loop
+
+struct KillReport: Codable, Sendable {
+    var rounds = 0
+    var killed = 0
+    var killedDuringBurst = 0
+    var killedDuringStartup = 0
+    var finishedBeforeKill = 0
+    var seconds = 0.0
+    /// What the children's sales and retries returned (killed lives included, up to the kill).
+    var childOutcomes: [String: Int] = [:]
+    var verifier = VerifierStats()
+    var tally = Tally()
+}
+
+/// Runs one child life, killing it after `delay` seconds (if still running). Returns how it ended.
+enum ChildEnd { case killed(lastLine: String, output: String), finished(output: String), crashed(String) }
+
+func runChild(executable: URL, directory: URL, seed: UInt64, round: Int, killAfter delay: Double?,
+              sabotage: Bool = false) -> ChildEnd {
+    let process = Process()
+    if sabotage {
+        var environment = ProcessInfo.processInfo.environment
+        environment["TENDER_CHAOS_SABOTAGE"] = "skip-persist"
+        process.environment = environment
+    }
+    process.executableURL = executable
+    process.arguments = ["--child", "--workdir", directory.path, "--seed", "\(seed)", "--round", "\(round)"]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    do { try process.run() } catch { return .crashed("cannot launch: \(error)") }
+    var sent = false
+    if let delay {
+        usleep(useconds_t(max(0, delay) * 1_000_000))
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            sent = true
+        }
+    }
+    process.waitUntilExit()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let last = text.split(separator: "\n").last.map(String.init) ?? ""
+    switch process.terminationReason {
+    case .uncaughtSignal:
+        if sent, process.terminationStatus == SIGKILL { return .killed(lastLine: last, output: text) }
+        return .crashed("signal \(process.terminationStatus): \(errorText.suffix(300))")
+    case .exit:
+        if process.terminationStatus == 0 { return .finished(output: text) }
+        return .crashed("exit \(process.terminationStatus): \(errorText.suffix(300))")
+    @unknown default:
+        return .crashed("unknown termination")
+    }
+}
+
+func runKillTest(kills: Int, seed: UInt64, workRoot: URL, executable: URL, verbose: Bool,
+                 sabotage: Bool = false) async -> KillReport {
+    var report = KillReport()
+    let start = Date()
+    var random = SeededGenerator(seed: seed ^ 0x4B49_4C4C)
+    // Calibrate: how long a whole life takes on this machine, so kill moments cover all of it.
+    let calibration = workRoot.appendingPathComponent("calibration")
+    try? FileManager.default.createDirectory(at: calibration, withIntermediateDirectories: true)
+    let calibrationStart = Date()
+    _ = runChild(executable: executable, directory: calibration, seed: seed, round: 0, killAfter: nil)
+    let life = max(0.02, Date().timeIntervalSince(calibrationStart))
+    try? FileManager.default.removeItem(at: calibration)
+
+    let roundsPerDirectory = 10
+    for round in 0..<kills {
+        let directory = workRoot.appendingPathComponent("world-\(round / roundsPerDirectory)")
+        if round % roundsPerDirectory == 0 {
+            if round > 0 {
+                try? FileManager.default.removeItem(
+                    at: workRoot.appendingPathComponent("world-\(round / roundsPerDirectory - 1)"))
+            }
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        let delay = life * (0.15 + 0.95 * Double(random.next() % 10_000) / 10_000)
+        report.rounds += 1
+        switch runChild(executable: executable, directory: directory, seed: seed, round: round, killAfter: delay,
+                        sabotage: sabotage) {
+        case .killed(let last, let output):
+            count(output, into: &report.childOutcomes)
+            report.killed += 1
+            if last.hasPrefix("step") || last == "ready" { report.killedDuringBurst += 1 } else {
+                report.killedDuringStartup += 1
+            }
+        case .finished(let output):
+            count(output, into: &report.childOutcomes)
+            report.finishedBeforeKill += 1
+        case .crashed(let why):
+            report.tally.crashes += 1
+            report.tally.note("round \(round): child crashed: \(why)")
+        }
+        let verdict = await verifyAfterKill(directory: directory, seed: seed, round: round, stats: &report.verifier)
+        if verbose, verdict.lost + verdict.duplicated + verdict.crashes + verdict.mismatches > 0 {
+            FileHandle.standardError.write(Data("round \(round): \(verdict.notes.joined(separator: "; "))\n".utf8))
+        }
+        report.tally.add(verdict)
+    }
+    report.seconds = Date().timeIntervalSince(start)
+    return report
+}
+
+/// Counts the `sale STATE` / `retry STATE` lines of a child's output.
+private func count(_ output: String, into outcomes: inout [String: Int]) {
+    for line in output.split(separator: "\n") where line.hasPrefix("sale ") || line.hasPrefix("retry ") {
+        outcomes[line.split(separator: " ").prefix(2).joined(separator: " "), default: 0] += 1
+    }
+}
