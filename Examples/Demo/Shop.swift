@@ -32,6 +32,8 @@ struct Shop {
     let seed: UInt64
     let clock: ManualClock
     let out: Output
+    /// Prefix of this run's references ("d1-", "d2-"…), so a ledger reused with `--ledger` keeps earlier days apart.
+    let day: String
 
     /// The shop's offline risk limits: 150.00 per payment, 500.00 stored, 20 payments, 12 hours.
     static let limits = OfflineRiskLimits(perPaymentMaximum: [.usd: 150_00], storedTotalMaximum: [.usd: 500_00],
@@ -58,7 +60,7 @@ struct Shop {
         var sale = 0
         func nextReference() -> String {
             sale += 1
-            return "sale-\(String(format: "%04d", sale))"
+            return "\(day)sale-\(String(format: "%04d", sale))"
         }
         func amount(_ range: ClosedRange<Int64>) -> Money {
             Money(minorUnits: range.lowerBound + Int64(random.next() % UInt64(range.upperBound - range.lowerBound + 1)),
@@ -130,9 +132,10 @@ struct Shop {
         }
         // A retry of a finished sale returns the recorded session and never charges again.
         await rig.present(.approve)
-        let retried = try await terminal.takePayment(PaymentRequest(amount: try await terminal.session(reference: "sale-0001")!.amount,
-                                                                    reference: "sale-0001"))
-        out.line("retrying sale-0001 returns the recorded session: \(retried.state)")
+        let first = "\(day)sale-0001"
+        let retried = try await terminal.takePayment(PaymentRequest(amount: try await terminal.session(reference: first)!.amount,
+                                                                    reference: first))
+        out.line("retrying \(first) returns the recorded session: \(retried.state)")
 
         try await reconcile(terminal, into: &result)
         return result
@@ -161,7 +164,7 @@ struct Shop {
 
     /// The closing table, computed from the ledger and checked against the processor's own records.
     private func reconcile(_ terminal: PaymentTerminal, into result: inout DayResult) async throws {
-        let sessions = try await terminal.sessions()
+        let sessions = try await terminal.sessions().filter { $0.reference.hasPrefix(day) }
         let truth = await rig.truth()
         result.taken = sessions.count
         for session in sessions {
@@ -225,4 +228,15 @@ struct Shop {
 struct DemoError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+extension Shop {
+    /// The next day's prefix for a ledger that may hold earlier runs of the demo.
+    static func nextDay(in ledger: any PaymentLedger, scope: LedgerScope) async throws -> String {
+        let days = try await ledger.allSessions(scope: scope).compactMap { session -> Int? in
+            guard session.reference.hasPrefix("d"), let dash = session.reference.firstIndex(of: "-") else { return nil }
+            return Int(session.reference[session.reference.index(after: session.reference.startIndex)..<dash])
+        }
+        return "d\((days.max() ?? 0) + 1)-"
+    }
 }

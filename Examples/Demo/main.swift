@@ -34,8 +34,9 @@ do {
     if options.processor != .stripe { rigs.append(try await SquareRig(seed: options.seed, clock: clock)) }
     for (index, rig) in rigs.enumerated() {
         // Each shop gets its own stream of amounts, reproducible under the seed.
+        let day = try await Shop.nextDay(in: ledger, scope: rig.scope)
         let shop = Shop(rig: rig, ledger: ledger, payments: options.payments, seed: options.seed &+ UInt64(index) &* 7_919,
-                        clock: clock, out: out)
+                        clock: clock, out: out, day: day)
         results.append(try await shop.run())
     }
     await ledger.close()
