@@ -216,18 +216,24 @@ public protocol PaymentCaptureService: Sendable {
 }
 
 extension PaymentCaptureService {
-    /// Captures through the service, converting its failure: a ``PaymentError`` it threw is kept, anything else
-    /// becomes ``PaymentError/Code/captureFailed`` (retryable: capture and void are idempotent on both vendors'
-    /// servers). Adapters call this rather than ``capture(processor:processorPaymentID:amount:)`` directly.
-    public func captureConverting(processor: String, processorPaymentID: String, amount: Money) async throws(PaymentError) {
+    /// Captures through the service and returns the update an adapter reports (``PaymentState/succeeded``). A
+    /// failure becomes a ``PaymentError`` (``PaymentError/init(capturing:phase:)``): capture is idempotent on both
+    /// vendors' servers, so it is retryable. Adapters call this rather than
+    /// ``capture(processor:processorPaymentID:amount:)`` directly.
+    public func captured(reference: String, processor: String, processorPaymentID: String, amount: Money)
+        async throws(PaymentError) -> ProcessorPaymentUpdate {
         do { try await capture(processor: processor, processorPaymentID: processorPaymentID, amount: amount) }
         catch { throw PaymentError(capturing: error) }
+        return ProcessorPaymentUpdate(reference: reference, state: .succeeded, processorPaymentID: processorPaymentID)
     }
 
-    /// Voids through the service, converting its failure as ``captureConverting(processor:processorPaymentID:amount:)``.
-    public func voidConverting(processor: String, processorPaymentID: String) async throws(PaymentError) {
+    /// Voids through the service and returns the update an adapter reports (``PaymentState/canceled``), converting
+    /// a failure as ``captured(reference:processor:processorPaymentID:amount:)`` does.
+    public func voided(reference: String, processor: String, processorPaymentID: String)
+        async throws(PaymentError) -> ProcessorPaymentUpdate {
         do { try await void(processor: processor, processorPaymentID: processorPaymentID) }
         catch { throw PaymentError(capturing: error) }
+        return ProcessorPaymentUpdate(reference: reference, state: .canceled, processorPaymentID: processorPaymentID)
     }
 }
 

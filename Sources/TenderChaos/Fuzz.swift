@@ -10,6 +10,7 @@ struct FuzzReport: Codable, Sendable {
     var transitions = 0
     var eventSequences = 0
     var vendorNames = 0
+    var vendorSequences = 0
     var enumValues = 0
     var seconds = 0.0
     var tally = Tally()
@@ -27,6 +28,7 @@ func runFuzz(iterations: Int, seed: UInt64) async -> FuzzReport {
     fuzzStateMachine(iterations: iterations, random: &random, report: &report)
     await fuzzForwardingSequences(iterations: max(10, iterations / 20), random: &random, report: &report)
     fuzzVendorNames(iterations: iterations, random: &random, report: &report)
+    fuzzVendorLifecycles(iterations: iterations, random: &random, report: &report)
     fuzzMappings(report: &report)
     report.seconds = Date().timeIntervalSince(start)
     return report
@@ -402,4 +404,121 @@ private func fuzzMappings(report: inout FuzzReport) {
         check(SquareMapping.processingMode(for: decision) != nil, "Square processingMode(\(decision)) is nil")
     }
     for mode in CaptureMode.allCases { _ = StripeMapping.captureMethod(mode); report.enumValues += 1 }
+}
+
+/// Random walks along each vendor's own payment lifecycle, mapped through the adapters' mappings: every state the
+/// mapping reports next must be the same state or a legal transition in Tender's state machine.
+private func fuzzVendorLifecycles(iterations: Int, random: inout SeededGenerator, report: inout FuzzReport) {
+    func step(_ current: inout PaymentState, _ next: PaymentState?, _ what: String) {
+        guard let next else { return }
+        if next != current, !PaymentStateMachine.canTransition(from: current, to: next) {
+            report.tally.mismatches += 1
+            report.tally.note("fuzz: \(what.split(separator: " ").first ?? "") lifecycle ending "
+                + "\(what.split(separator: ">").last ?? ""): \(current) → \(next) is illegal")
+            return
+        }
+        current = next
+    }
+    // Square's offline lifecycle (OfflineStatus), from a stored payment.
+    let squareNext: [Square.OfflineStatus: [Square.OfflineStatus]] = [
+        .queued: [.queued, .uploaded, .failedToUpload, .unknown],
+        .unknown: [.unknown, .uploaded],
+        .uploaded: [.uploaded, .processed, .failedToProcess],
+        .processed: [], .failedToProcess: [], .failedToUpload: [],
+    ]
+    for _ in 0..<max(1, iterations / 4) {
+        report.vendorSequences += 1
+        var vendor = Square.OfflineStatus.queued
+        var state = PaymentState.storedOffline
+        var path = ["queued"]
+        while let next = squareNext[vendor]?.randomElement(using: &random) {
+            vendor = next
+            path.append(next.rawValue)
+            step(&state, SquareMapping.paymentState(next), "Square " + path.joined(separator: ">"))
+        }
+    }
+    // Square's online payment, after the card was read.
+    let squareOnline: [Square.PaymentStatus: [Square.PaymentStatus]] = [
+        .initialized: [.pending, .approved, .completed, .failed, .canceled, .unknown],
+        .pending: [.approved, .completed, .failed, .unknown],
+        .unknown: [.approved, .completed, .failed, .canceled],
+        .approved: [.completed, .canceled],
+        .completed: [], .failed: [], .canceled: [],
+    ]
+    for _ in 0..<max(1, iterations / 4) {
+        report.vendorSequences += 1
+        var vendor = Square.PaymentStatus.initialized
+        var state = PaymentState.processing
+        var path = ["initialized"]
+        while let next = squareOnline[vendor]?.randomElement(using: &random) {
+            vendor = next
+            path.append(next.rawValue)
+            step(&state, SquareMapping.paymentState(next), "Square " + path.joined(separator: ">"))
+        }
+    }
+    // Stripe: an intent after confirm (online), or stored offline then forwarded, with random forwarding errors.
+    let names = Stripe.errorTable.rows.map(\.name) + ["notARealError", "", "declinedByStripeAPI"]
+    for index in 0..<max(1, iterations / 4) {
+        report.vendorSequences += 1
+        let offline = random.chance(0.5)
+        let manual = random.chance(0.4)
+        var intent = Stripe.PaymentIntent(
+            sdkHandle: "h\(index)", stripeId: offline ? nil : "pi_\(index)", status: .processing, amount: 500,
+            currency: "usd", captureMethod: manual ? .manual : .automatic, created: Accounts.epoch,
+            metadata: [StripeMapping.referenceMetadataKey: "s\(index)"])
+        var state = PaymentState.processing
+        var path: [String] = []
+        func set(_ change: (inout Stripe.PaymentIntent) -> Void, _ label: String) {
+            change(&intent)
+            path.append(label)
+            step(&state, StripeMapping.paymentState(intent), "Stripe " + path.joined(separator: ">"))
+        }
+        if offline {
+            set({
+                $0.status = manual ? .requiresCapture : .succeeded
+                $0.offlineDetails = Stripe.OfflineDetails(storedAt: Accounts.epoch, requiresUpload: true,
+                                                          cardPresentDetails: nil)
+            }, "stored")
+            // Forwarding attempts: errors (known or not), then maybe success.
+            for _ in 0..<random.int(0...3) {
+                let name = names.randomElement(using: &random)!
+                let error = Stripe.ErrorCode(Stripe.ErrorCode.Code(name), message: "fuzz")
+                if let update = StripeMapping.forwardingUpdate(intent, error: error) {
+                    path.append("forwardError(\(name))")
+                    step(&state, update.state, "Stripe " + path.joined(separator: ">"))
+                    if update.state != .failedToForward { break }
+                }
+            }
+            guard state == .storedOffline || state == .failedToForward else { continue }
+            var forwarded = intent
+            forwarded.stripeId = "pi_f\(index)"
+            forwarded.offlineDetails?.requiresUpload = false
+            if let update = StripeMapping.forwardingUpdate(forwarded, error: nil) {
+                path.append("forwarded")
+                step(&state, update.state, "Stripe " + path.joined(separator: ">"))
+            }
+            intent = forwarded
+        } else {
+            switch random.int(0...4) {
+            case 0: set({ $0.status = manual ? .requiresCapture : .succeeded }, "confirmed")
+            case 1: set({
+                $0.status = .requiresPaymentMethod
+                $0.charges = [Stripe.Charge(stripeId: "ch", amount: 500, currency: "usd", status: .failed)]
+            }, "declined")
+            case 2: set({ $0.status = .requiresAction }, "requiresAction")
+            case 3: set({ $0.status = .processing }, "processing")
+            default: set({ $0.status = .canceled }, "canceled")
+            }
+            if state == .outcomeUnknown {
+                set({ $0.status = manual ? .requiresCapture : .succeeded }, "resolved")
+            }
+        }
+        if manual, state == .authorized || state == .forwarded {
+            switch random.int(0...2) {
+            case 0: set({ $0.status = .succeeded }, "captured")
+            case 1: set({ $0.status = .canceled }, "voided")
+            default: set({ $0.status = .requiresReauthorization }, "reauthorization")
+            }
+        }
+    }
 }

@@ -24,8 +24,8 @@ func progress(_ line: String) {
 /// One life of the point-of-sale app: restore, recover, then a seeded burst of payments over both processors. The
 /// parent kills it with SIGKILL at a random moment. Prints `ready` after recovery, `step N` before each step and
 /// `done` at the end.
-func runChildLife(directory: URL, seed: UInt64, round: Int) async -> Int32 {
-    let clock = ManualClock(start: Accounts.epoch.addingTimeInterval(Double(round) * 600))
+func runChildLife(directory: URL, seed: UInt64, round: Int, life: Int) async -> Int32 {
+    let clock = ManualClock(start: Accounts.epoch.addingTimeInterval(Double(round) * 600 + Double(life) * 70))
     let world: World
     do {
         world = try World(directory: directory, seed: seed, clock: clock)
@@ -38,7 +38,7 @@ func runChildLife(directory: URL, seed: UInt64, round: Int) async -> Int32 {
     world.startEventPumps()
     progress("ready")
 
-    var random = SeededGenerator(seed: seed ^ (UInt64(round) &* 0x9E37_79B9_7F4A_7C15) ^ 0xC4A0_5000)
+    var random = SeededGenerator(seed: seed ^ (UInt64(round * 8 + life) &* 0x9E37_79B9_7F4A_7C15) ^ 0xC4A0_5000)
     var stripeOnline = true
     var squareOnline = true
     var manual: [(Bool, String)] = []
@@ -78,7 +78,7 @@ func runChildLife(directory: URL, seed: UInt64, round: Int) async -> Int32 {
             }
         default:  // a sale
             number += 1
-            let reference = "r\(round)-\(number)"
+            let reference = "r\(round)-\(life)-\(number)"
             let online = isStripe ? stripeOnline : squareOnline
             let policy: OfflinePolicy = switch random.int(0...9) {
             case 0..<5: .preferOnline
@@ -150,14 +150,15 @@ struct VerifierStats: Codable, Sendable {
 
 func verifyAfterKill(directory: URL, seed: UInt64, round: Int, stats: inout VerifierStats) async -> Tally {
     var tally = Tally()
-    let clock = ManualClock(start: Accounts.epoch.addingTimeInterval(Double(round) * 600 + 400))
+    let clock = ManualClock(start: Accounts.epoch.addingTimeInterval(Double(round) * 600 + 590))
     let world: World
     do {
         world = try World(directory: directory, seed: seed, clock: clock)
         try await world.connectReaders()
     } catch {
         tally.crashes += 1
-        tally.note("round \(round): verifier could not open the world: \(error)")
+        tally.worldUnusable = true
+        tally.note("round \(round): the next life could not start: \(error)")
         return tally
     }
     for (_, terminal) in world.terminals { stats.resolvedByRecovery += await terminal.recover().resolved.count }
@@ -198,6 +199,7 @@ func verifyAfterKill(directory: URL, seed: UInt64, round: Int, stats: inout Veri
 
 struct KillReport: Codable, Sendable {
     var rounds = 0
+    var lives = 0
     var killed = 0
     var killedDuringBurst = 0
     var killedDuringStartup = 0
@@ -206,14 +208,26 @@ struct KillReport: Codable, Sendable {
     /// What the children's sales and retries returned (killed lives included, up to the kill).
     var childOutcomes: [String: Int] = [:]
     var verifier = VerifierStats()
+    /// Worlds the next life could not open (kept on disk under the work directory).
+    var brokenWorlds: [String] = []
     var tally = Tally()
 }
 
-/// Runs one child life, killing it after `delay` seconds (if still running). Returns how it ended.
-enum ChildEnd { case killed(lastLine: String, output: String), finished(output: String), crashed(String) }
+/// When the parent kills a child: a delay after launch (startup and recovery), or after the child said `ready`
+/// (the burst).
+enum KillPlan { case never, afterLaunch(Double), afterReady(Double) }
 
-func runChild(executable: URL, directory: URL, seed: UInt64, round: Int, killAfter delay: Double?,
-              sabotage: Bool = false) -> ChildEnd {
+/// How a child life ended, with its output and timings (launch → ready, ready → end).
+enum ChildEnd { case killed(output: String), finished(output: String), setupFailed(String), crashed(String) }
+
+struct ChildRun {
+    var end: ChildEnd
+    var startup: Double?
+    var burst: Double?
+}
+
+func runChild(executable: URL, directory: URL, seed: UInt64, round: Int, life: Int, plan: KillPlan,
+              sabotage: Bool = false) -> ChildRun {
     let process = Process()
     if sabotage {
         var environment = ProcessInfo.processInfo.environment
@@ -221,77 +235,154 @@ func runChild(executable: URL, directory: URL, seed: UInt64, round: Int, killAft
         process.environment = environment
     }
     process.executableURL = executable
-    process.arguments = ["--child", "--workdir", directory.path, "--seed", "\(seed)", "--round", "\(round)"]
+    process.arguments = ["--child", "--workdir", directory.path, "--seed", "\(seed)", "--round", "\(round)",
+                         "--life", "\(life)"]
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output
     process.standardError = errors
-    do { try process.run() } catch { return .crashed("cannot launch: \(error)") }
+    let launched = Date()
+    do { try process.run() } catch { return ChildRun(end: .crashed("cannot launch: \(error)")) }
     var sent = false
-    if let delay {
-        usleep(useconds_t(max(0, delay) * 1_000_000))
+    var early = Data()
+    var readyAt: Date?
+    func killNow() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             sent = true
         }
     }
+    func awaitReady() {
+        // Blocks until the child reports `ready` (or ends).
+        while !String(decoding: early, as: UTF8.self).contains("ready\n") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            early.append(chunk)
+        }
+        readyAt = Date()
+    }
+    switch plan {
+    case .never:
+        awaitReady()
+    case .afterLaunch(let delay):
+        usleep(useconds_t(max(0, delay) * 1_000_000))
+        killNow()
+    case .afterReady(let delay):
+        awaitReady()
+        usleep(useconds_t(max(0, delay) * 1_000_000))
+        killNow()
+    }
     process.waitUntilExit()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let ended = Date()
+    early.append(output.fileHandleForReading.readDataToEndOfFile())
+    let text = String(decoding: early, as: UTF8.self)
     let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let last = text.split(separator: "\n").last.map(String.init) ?? ""
+    var run = ChildRun(end: .crashed("unknown termination"))
+    if readyAt != nil || !sent, text.contains("ready\n") {
+        let ready = readyAt ?? ended
+        run.startup = ready.timeIntervalSince(launched)
+        if !sent { run.burst = ended.timeIntervalSince(ready) }
+    }
     switch process.terminationReason {
     case .uncaughtSignal:
-        if sent, process.terminationStatus == SIGKILL { return .killed(lastLine: last, output: text) }
-        return .crashed("signal \(process.terminationStatus): \(errorText.suffix(300))")
+        if sent, process.terminationStatus == SIGKILL {
+            run.end = .killed(output: text)
+        } else {
+            run.end = .crashed("signal \(process.terminationStatus): \(errorText.suffix(300))")
+        }
     case .exit:
-        if process.terminationStatus == 0 { return .finished(output: text) }
-        return .crashed("exit \(process.terminationStatus): \(errorText.suffix(300))")
+        switch process.terminationStatus {
+        case 0: run.end = .finished(output: text)
+        case 3: run.end = .setupFailed(errorText.trimmingCharacters(in: .whitespacesAndNewlines))
+        default: run.end = .crashed("exit \(process.terminationStatus): \(errorText.suffix(300))")
+        }
     @unknown default:
-        return .crashed("unknown termination")
+        break
     }
+    return run
 }
 
-func runKillTest(kills: Int, seed: UInt64, workRoot: URL, executable: URL, verbose: Bool,
-                 sabotage: Bool = false) async -> KillReport {
+func runKillTest(kills: Int, livesPerRound: Int, seed: UInt64, workRoot: URL, executable: URL, verbose: Bool,
+                 sabotage: Bool = false, keepWorlds: Bool = false) async -> KillReport {
     var report = KillReport()
     let start = Date()
     var random = SeededGenerator(seed: seed ^ 0x4B49_4C4C)
-    // Calibrate: how long a whole life takes on this machine, so kill moments cover all of it.
+    // Calibrate: how long startup (launch → ready) and the burst (ready → exit) take on this machine, so kill
+    // moments cover both. Readiness is read from the child's output, so a slow disk only stretches the times.
     let calibration = workRoot.appendingPathComponent("calibration")
     try? FileManager.default.createDirectory(at: calibration, withIntermediateDirectories: true)
-    let calibrationStart = Date()
-    _ = runChild(executable: executable, directory: calibration, seed: seed, round: 0, killAfter: nil)
-    let life = max(0.02, Date().timeIntervalSince(calibrationStart))
+    var startups: [Double] = []
+    var bursts: [Double] = []
+    for index in 0..<3 {
+        let run = runChild(executable: executable, directory: calibration, seed: seed &+ 99, round: index, life: 0,
+                           plan: .never)
+        if let startup = run.startup { startups.append(startup) }
+        if let burst = run.burst { bursts.append(burst) }
+    }
+    var startupTime = max(0.005, startups.sorted().dropFirst(startups.count / 2).first ?? 0.05)
+    var burstTime = max(0.005, bursts.sorted().dropFirst(bursts.count / 2).first ?? 0.1)
     try? FileManager.default.removeItem(at: calibration)
 
+    // A world (simulator files + ledger) lives for 10 rounds, so files stay small; a world the next life cannot
+    // start on is counted once (a crash) and replaced (kept on disk with --keep).
     let roundsPerDirectory = 10
+    var worldIndex = -1
+    var directory = workRoot
+    var roundsInWorld = roundsPerDirectory
     for round in 0..<kills {
-        let directory = workRoot.appendingPathComponent("world-\(round / roundsPerDirectory)")
-        if round % roundsPerDirectory == 0 {
-            if round > 0 {
-                try? FileManager.default.removeItem(
-                    at: workRoot.appendingPathComponent("world-\(round / roundsPerDirectory - 1)"))
-            }
+        if roundsInWorld >= roundsPerDirectory {
+            if worldIndex >= 0, !keepWorlds { try? FileManager.default.removeItem(at: directory) }
+            worldIndex += 1
+            roundsInWorld = 0
+            directory = workRoot.appendingPathComponent("world-\(worldIndex)")
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
-        let delay = life * (0.15 + 0.95 * Double(random.next() % 10_000) / 10_000)
+        roundsInWorld += 1
         report.rounds += 1
-        switch runChild(executable: executable, directory: directory, seed: seed, round: round, killAfter: delay,
-                        sabotage: sabotage) {
-        case .killed(let last, let output):
-            count(output, into: &report.childOutcomes)
-            report.killed += 1
-            if last.hasPrefix("step") || last == "ready" { report.killedDuringBurst += 1 } else {
-                report.killedDuringStartup += 1
+        var worldBroken = false
+        for life in 0..<livesPerRound {
+            // One kill in five lands while the app starts and recovers; the rest during the burst.
+            let fraction = Double(random.next() % 10_000) / 10_000
+            let plan: KillPlan = random.chance(0.2) ? .afterLaunch(startupTime * 1.1 * fraction)
+                : .afterReady(burstTime * fraction)
+            report.lives += 1
+            let run = runChild(executable: executable, directory: directory, seed: seed, round: round, life: life,
+                               plan: plan, sabotage: sabotage)
+            // Follow the machine's speed (the worlds grow within a directory; the disk may be busy).
+            if let startup = run.startup { startupTime = 0.8 * startupTime + 0.2 * startup }
+            if let burst = run.burst { burstTime = 0.8 * burstTime + 0.2 * burst }
+            switch run.end {
+            case .killed(let output):
+                count(output, into: &report.childOutcomes)
+                report.killed += 1
+                if output.split(separator: "\n").contains("ready") { report.killedDuringBurst += 1 } else {
+                    report.killedDuringStartup += 1
+                }
+            case .finished(let output):
+                count(output, into: &report.childOutcomes)
+                report.finishedBeforeKill += 1
+            case .setupFailed(let why):
+                // The app cannot start on what the killed life left: counted once, and the world is replaced.
+                report.tally.crashes += 1
+                report.tally.note("round \(round) life \(life): the app could not start: \(why)")
+                worldBroken = true
+            case .crashed(let why):
+                report.tally.crashes += 1
+                report.tally.note("round \(round) life \(life): child crashed: \(why)")
             }
-        case .finished(let output):
-            count(output, into: &report.childOutcomes)
-            report.finishedBeforeKill += 1
-        case .crashed(let why):
-            report.tally.crashes += 1
-            report.tally.note("round \(round): child crashed: \(why)")
+            if worldBroken { break }
         }
-        let verdict = await verifyAfterKill(directory: directory, seed: seed, round: round, stats: &report.verifier)
+        if worldBroken {
+            report.brokenWorlds.append(directory.lastPathComponent)
+            roundsInWorld = roundsPerDirectory
+            continue
+        }
+        var verdict = await verifyAfterKill(directory: directory, seed: seed, round: round, stats: &report.verifier)
+        if verdict.worldUnusable {
+            report.brokenWorlds.append(directory.lastPathComponent)
+            roundsInWorld = roundsPerDirectory  // the next round starts a fresh world (kept on disk with --keep)
+            verdict.worldUnusable = false
+        }
         if verbose, verdict.lost + verdict.duplicated + verdict.crashes + verdict.mismatches > 0 {
             FileHandle.standardError.write(Data("round \(round): \(verdict.notes.joined(separator: "; "))\n".utf8))
         }

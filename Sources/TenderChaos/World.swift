@@ -215,6 +215,8 @@ struct Tally: Codable, Sendable {
     var chargesChecked = 0
     var payments = 0
     var notes: [String] = []
+    /// The app could not start on these files (the kill test then starts a fresh world).
+    var worldUnusable = false
 
     mutating func add(_ other: Tally) {
         lost += other.lost
@@ -223,10 +225,11 @@ struct Tally: Codable, Sendable {
         mismatches += other.mismatches
         chargesChecked += other.chargesChecked
         payments += other.payments
-        for note in other.notes where notes.count < 20 { notes.append(note) }
+        for note in other.notes { self.note(note) }
     }
 
-    mutating func note(_ text: String) { if notes.count < 20 { notes.append(text) } }
+    /// Keeps up to 20 distinct notes.
+    mutating func note(_ text: String) { if notes.count < 20, !notes.contains(text) { notes.append(text) } }
 }
 
 /// Compares every reference of both scopes with the processors' truth. A session money-taken in the ledger

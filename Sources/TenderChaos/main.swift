@@ -5,7 +5,7 @@ import Tender
 let usage = """
     tender-chaos: payments killed mid-flight, a flapping network during forwarding, and fuzzed inputs.
 
-    USAGE: tender-chaos [--kills N] [--seed S] [--flap N] [--fuzz N] [--json] [--verbose] [--keep] [--workdir DIR]
+    USAGE: tender-chaos [--kills N] [--lives L] [--seed S] [--flap N] [--fuzz N] [--json] [--verbose] [--keep] [--workdir DIR]
                         [--only kill|flap|fuzz]
 
       --kills N     kill-test rounds (default 5). Each round runs a child process (this executable, hidden
@@ -14,6 +14,8 @@ let usage = """
                     retries of the same reference, forwarding steps, manual captures); the parent sends it SIGKILL
                     at a seeded random moment, then runs the app's next life itself (recover, forward everything,
                     retry sales left in flight, capture) and compares the ledger with the processors' truth.
+      --lives L     child lives per round before the verifying life (default 2, at most 8): the second life starts from the
+                    first one's wreck (its recovery and its own burst run under the same random kill).
       --seed S      the seed of everything (default 1). The same seed gives the same payments and kill offsets;
                     where a kill lands still depends on the machine's speed.
       --flap N      stored payments in the flapping test (default 400; 2000 is the full test). They are forwarded
@@ -24,8 +26,9 @@ let usage = """
       --json        print one JSON object (counts and per-test details) on stdout instead of the table, followed
                     by the summary line: the last line is always the summary below, in both modes.
       --verbose     print the details of every failing kill round on stderr.
-      --keep        keep the work directory (default: a fresh directory under the temporary directory, removed).
-      --workdir D   where the worlds are written.
+      --keep        keep what was written (default: removed at the end).
+      --workdir D   where the worlds are written (in D/kill and D/flap; default: a fresh directory under the
+                    temporary directory).
       --sabotage    self-check of the harness: the kill test's children never persist processor state (as if the
                     processor forgot what it did). The run must then report lost payments and exit non-zero; it
                     exits 0 only if it does (and prints the usual summary line).
@@ -55,6 +58,8 @@ struct Options {
     var child = false
     var sabotage = false
     var round = 0
+    var life = 0
+    var lives = 2
 }
 
 func parseOptions() -> Options {
@@ -90,6 +95,8 @@ func parseOptions() -> Options {
         case "--child": options.child = true
         case "--sabotage": options.sabotage = true
         case "--round": options.round = number(flag)
+        case "--life": options.life = number(flag)
+        case "--lives": options.lives = min(8, max(1, number(flag)))
         case "--help", "-h":
             print(usage)
             exit(0)
@@ -109,7 +116,8 @@ let options = parseOptions()
 
 if options.child {
     guard let workdir = options.workdir else { exit(64) }
-    let status = await runChildLife(directory: URL(fileURLWithPath: workdir), seed: options.seed, round: options.round)
+    let status = await runChildLife(directory: URL(fileURLWithPath: workdir), seed: options.seed, round: options.round,
+                                  life: options.life)
     exit(status)
 }
 
@@ -134,9 +142,10 @@ var full = FullReport(seed: options.seed)
 func runs(_ test: String) -> Bool { options.only == nil || options.only == test }
 
 if runs("kill"), options.kills > 0 {
-    full.kill = await runKillTest(kills: options.kills, seed: options.seed,
+    full.kill = await runKillTest(kills: options.kills, livesPerRound: options.lives, seed: options.seed,
                                   workRoot: workRoot.appendingPathComponent("kill"), executable: executable,
-                                  verbose: options.verbose, sabotage: options.sabotage)
+                                  verbose: options.verbose, sabotage: options.sabotage,
+                                  keepWorlds: options.keep)
 }
 if runs("flap"), options.flap > 0 {
     full.flap = await runFlapTest(count: options.flap, seed: options.seed,
@@ -151,7 +160,14 @@ for tally in [full.kill?.tally, full.flap?.tally, full.fuzz?.tally].compactMap({
     full.crashes += tally.crashes
     full.mismatches += tally.mismatches
 }
-if !options.keep { try? FileManager.default.removeItem(at: workRoot) }
+if !options.keep {
+    // Only what this run wrote: a directory given with --workdir is kept, its kill/ and flap/ are removed.
+    if options.workdir == nil {
+        try? FileManager.default.removeItem(at: workRoot)
+    } else {
+        for part in ["kill", "flap"] { try? FileManager.default.removeItem(at: workRoot.appendingPathComponent(part)) }
+    }
+}
 
 if options.json {
     let encoder = JSONEncoder()
@@ -178,13 +194,16 @@ if options.json {
     if let fuzz = full.fuzz {
         let t = fuzz.tally
         let inputs = fuzz.requests + fuzz.currencies + fuzz.transitions + fuzz.eventSequences + fuzz.vendorNames
-            + fuzz.enumValues
+            + fuzz.vendorSequences + fuzz.enumValues
         print(row(["fuzz", "\(inputs)", "-", "\(fuzz.requests)", "-", "\(t.lost)", "\(t.duplicated)", "\(t.crashes)",
                    "\(t.mismatches)", String(format: "%.1f", fuzz.seconds)]))
     }
     if let kill = full.kill {
-        print("kill: \(kill.killed) of \(kill.rounds) lives killed (\(kill.killedDuringBurst) during the burst, "
+        print("kill: \(kill.rounds) rounds, \(kill.killed) of \(kill.lives) child lives killed (\(kill.killedDuringBurst) during the burst, "
               + "\(kill.killedDuringStartup) while starting or recovering), \(kill.finishedBeforeKill) finished first")
+        if !kill.brokenWorlds.isEmpty {
+            print("  the app could not start again in: \(kill.brokenWorlds.joined(separator: ", "))")
+        }
         let outcomes = kill.childOutcomes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         print("  child results: " + outcomes.joined(separator: " "))
         print("  next lives: \(kill.verifier.resolvedByRecovery) sessions resolved by recovery, "
@@ -198,7 +217,8 @@ if options.json {
     if let fuzz = full.fuzz {
         print("fuzz: \(fuzz.requests) requests (\(fuzz.validRequests) valid), \(fuzz.currencies) currency codes, "
               + "\(fuzz.transitions) transitions, \(fuzz.eventSequences) forwarding-result batches, "
-              + "\(fuzz.vendorNames) vendor error names, \(fuzz.enumValues) vendor enum values")
+              + "\(fuzz.vendorNames) vendor error names, \(fuzz.vendorSequences) vendor lifecycles, "
+              + "\(fuzz.enumValues) vendor enum values")
     }
     let notes = (full.kill?.tally.notes ?? []) + (full.flap?.tally.notes ?? []) + (full.fuzz?.tally.notes ?? [])
     for note in notes.prefix(20) { print("  ! \(note)") }

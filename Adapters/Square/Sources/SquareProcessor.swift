@@ -278,14 +278,13 @@ public final class SquareProcessor: PaymentProcessor {
     /// Captures an approved payment (`CompletePayment`) through the app's capture service.
     public func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
         -> ProcessorPaymentUpdate {
-        try await captureService.captureConverting(processor: name, processorPaymentID: processorPaymentID, amount: amount)
-        return ProcessorPaymentUpdate(reference: reference, state: .succeeded, processorPaymentID: processorPaymentID)
+        return try await captureService.captured(reference: reference, processor: name, processorPaymentID: processorPaymentID,
+                                                 amount: amount)
     }
 
     /// Voids an approved payment (`CancelPayment`) through the app's capture service.
     public func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
-        try await captureService.voidConverting(processor: name, processorPaymentID: processorPaymentID)
-        return ProcessorPaymentUpdate(reference: reference, state: .canceled, processorPaymentID: processorPaymentID)
+        return try await captureService.voided(reference: reference, processor: name, processorPaymentID: processorPaymentID)
     }
 
     // MARK: Offline queue and recovery

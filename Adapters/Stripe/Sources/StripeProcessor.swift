@@ -215,14 +215,13 @@ public actor StripeProcessor: PaymentProcessor {
             throw PaymentError(.invalidState, recovery: .waitAndRetry, phase: .capture,
                                message: "The payment is stored offline and not forwarded yet; capture it after forwarding.")
         }
-        try await captureService.captureConverting(processor: name, processorPaymentID: processorPaymentID, amount: amount)
-        return ProcessorPaymentUpdate(reference: reference, state: .succeeded, processorPaymentID: processorPaymentID)
+        return try await captureService.captured(reference: reference, processor: name, processorPaymentID: processorPaymentID,
+                                                 amount: amount)
     }
 
     /// Voids through the app's service.
     public func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
-        try await captureService.voidConverting(processor: name, processorPaymentID: processorPaymentID)
-        return ProcessorPaymentUpdate(reference: reference, state: .canceled, processorPaymentID: processorPaymentID)
+        return try await captureService.voided(reference: reference, processor: name, processorPaymentID: processorPaymentID)
     }
 
     /// The SDK's `offlineStatus.sdk` with the per-payment statuses this adapter has seen.
