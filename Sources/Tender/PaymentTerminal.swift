@@ -74,8 +74,12 @@ public actor PaymentTerminal {
     public func handle(_ event: ProcessorEvent) async {
         switch event {
         case .networkStatusChanged(let status):
+            let cameBack = status == .online && networkStatus != .online
             networkStatus = status
             hub.send(.processor(event))
+            // Some vendors (Square) report forwarding results only when their queue is read: read it when the
+            // network returns, so results arrive without the app asking.
+            if cameBack { _ = try? await processor.queueSnapshot() }
         case .paymentForwarded(let update):
             hub.send(.processor(event))
             await reconcileForwarded(update)

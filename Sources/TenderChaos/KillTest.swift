@@ -278,10 +278,9 @@ func runChild(executable: URL, directory: URL, seed: UInt64, round: Int, life: I
     let text = String(decoding: early, as: UTF8.self)
     let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     var run = ChildRun(end: .crashed("unknown termination"))
-    if readyAt != nil || !sent, text.contains("ready\n") {
-        let ready = readyAt ?? ended
-        run.startup = ready.timeIntervalSince(launched)
-        if !sent { run.burst = ended.timeIntervalSince(ready) }
+    if let readyAt, text.contains("ready\n") {
+        run.startup = readyAt.timeIntervalSince(launched)
+        if !sent { run.burst = ended.timeIntervalSince(readyAt) }
     }
     switch process.terminationReason {
     case .uncaughtSignal:
@@ -341,9 +340,11 @@ func runKillTest(kills: Int, livesPerRound: Int, seed: UInt64, workRoot: URL, ex
         report.rounds += 1
         var worldBroken = false
         for life in 0..<livesPerRound {
-            // One kill in five lands while the app starts and recovers; the rest during the burst.
+            // One kill in five lands while the app starts and recovers (one in two on a world's first launch,
+            // when the ledger file is created); the rest during the burst.
             let fraction = Double(random.next() % 10_000) / 10_000
-            let plan: KillPlan = random.chance(0.2) ? .afterLaunch(startupTime * 1.1 * fraction)
+            let firstLaunch = roundsInWorld == 1 && life == 0
+            let plan: KillPlan = random.chance(firstLaunch ? 0.5 : 0.2) ? .afterLaunch(startupTime * 1.1 * fraction)
                 : .afterReady(burstTime * fraction)
             report.lives += 1
             let run = runChild(executable: executable, directory: directory, seed: seed, round: round, life: life,
