@@ -547,6 +547,7 @@ extension SQLitePaymentLedger {
 
     /// Creates or checks the file, then opens it for writing, enables WAL and migrates.
     static func openLedger(path: String, busyTimeout: TimeInterval) throws -> SQLiteDatabase {
+        rollBackHotJournal(path: path)
         if let status = LedgerFile.status(path) {
             guard LedgerFile.isRegularFile(status.mode) else { throw refused(path, "is not a regular file") }
             if status.size > 0 {
@@ -587,6 +588,20 @@ extension SQLitePaymentLedger {
             }
         }
         return db
+    }
+
+    /// A process killed in the middle of a rollback-journal transaction (for example while the very first open
+    /// switched a new file to WAL) leaves a "hot" `-journal` beside the file. The read-only connection of the checks
+    /// cannot roll it back (SQLITE_READONLY_ROLLBACK), which would refuse a healthy ledger forever; so let SQLite do
+    /// its standard recovery on a read-write connection first. Only done when a non-empty journal is present; a file
+    /// that is not SQLite is left as it is and refused by the checks.
+    private static func rollBackHotJournal(path: String) {
+        guard let journal = LedgerFile.status(path + "-journal"), journal.size > 0,
+              let status = LedgerFile.status(path), LedgerFile.isRegularFile(status.mode), status.size > 0,
+              let db = try? SQLiteDatabase(path: path, mode: .readWrite)
+        else { return }
+        _ = try? db.scalarInteger("SELECT COUNT(*) FROM sqlite_master")  // the first read rolls the journal back
+        db.close()
     }
 
     /// Checks an existing, non-empty file without writing to it: the SQLite header, its size, the application id,

@@ -24,6 +24,10 @@ func progress(_ line: String) {
 /// One life of the point-of-sale app: restore, recover, then a seeded burst of payments over both processors. The
 /// parent kills it with SIGKILL at a random moment. Prints `ready` after recovery, `step N` before each step and
 /// `done` at the end.
+///
+/// Simulated time needs no file of its own: each life's `ManualClock` starts at a time derived from its round and
+/// life (round × 600 s + life × 70 s; the verifying life at + 590 s), later than anything an earlier life can have
+/// reached (a burst advances at most ~66 s), so restored simulators always see time move forward.
 func runChildLife(directory: URL, seed: UInt64, round: Int, life: Int) async -> Int32 {
     let clock = ManualClock(start: Accounts.epoch.addingTimeInterval(Double(round) * 600 + Double(life) * 70))
     let world: World
@@ -330,6 +334,9 @@ func runKillTest(kills: Int, livesPerRound: Int, seed: UInt64, workRoot: URL, ex
     var roundsInWorld = roundsPerDirectory
     for round in 0..<kills {
         if roundsInWorld >= roundsPerDirectory {
+            if worldIndex >= 0, report.brokenWorlds.last != directory.lastPathComponent {
+                report.tally.addFailures(await auditWorld(directory: directory, seed: seed, round: round))
+            }
             if worldIndex >= 0, !keepWorlds { try? FileManager.default.removeItem(at: directory) }
             worldIndex += 1
             roundsInWorld = 0
@@ -389,12 +396,37 @@ func runKillTest(kills: Int, livesPerRound: Int, seed: UInt64, workRoot: URL, ex
         }
         report.tally.add(verdict)
     }
+    if worldIndex >= 0, report.brokenWorlds.last != directory.lastPathComponent {
+        report.tally.addFailures(await auditWorld(directory: directory, seed: seed, round: kills))
+    }
+    if !keepWorlds { try? FileManager.default.removeItem(at: directory) }
     report.seconds = Date().timeIntervalSince(start)
     return report
 }
 
+/// Before a world is dropped: every round's payments, compared again, so a later life that damaged an earlier
+/// round's sessions (or charged them again) is caught.
+func auditWorld(directory: URL, seed: UInt64, round: Int) async -> Tally {
+    let clock = ManualClock(start: Accounts.epoch.addingTimeInterval(Double(round) * 600 + 595))
+    guard let world = try? World(directory: directory, seed: seed, clock: clock) else {
+        var tally = Tally()
+        tally.crashes += 1
+        tally.note("audit of \(directory.lastPathComponent): the world could not be opened")
+        return tally
+    }
+    let tally = await compare(world: world, label: "audit \(directory.lastPathComponent)", prefix: "r")
+    await world.close()
+    return tally
+}
+
+/// A few first attempts that ended `failed` (processor, reference, error code, vendor name), for --verbose.
+let examples = Locked<[String]>([])
+
 /// Counts the `sale STATE` / `retry STATE` lines of a child's output.
 private func count(_ output: String, into outcomes: inout [String: Int]) {
+    for line in output.split(separator: "\n") where line.hasPrefix("sale failed") {
+        examples.withLock { if $0.count < 5 { $0.append(String(line)) } }
+    }
     for line in output.split(separator: "\n") where line.hasPrefix("sale ") || line.hasPrefix("retry ") {
         outcomes[line.split(separator: " ").prefix(2).joined(separator: " "), default: 0] += 1
     }

@@ -49,7 +49,7 @@ let sabotageSkipsPersist = ProcessInfo.processInfo.environment["TENDER_CHAOS_SAB
 // MARK: - Stripe
 
 /// Holds Stripe's forwarding callbacks until the simulator state they describe is on disk.
-final class HeldOfflineDelegate: Stripe.OfflineDelegate, @unchecked Sendable {
+final class HeldOfflineDelegate: Stripe.OfflineDelegate, Sendable {
     private enum Held {
         case forwarded(Stripe.PaymentIntent, Stripe.ErrorCode?)
         case forwardingError(Stripe.ErrorCode)
@@ -230,7 +230,7 @@ struct PersistingStripeServer: PaymentCaptureService {
 // MARK: - Square
 
 /// Holds Square's payment callbacks fired inside `startPayment` until the simulator state is on disk.
-final class HeldPaymentDelegate: Square.PaymentManagerDelegate, @unchecked Sendable {
+final class HeldPaymentDelegate: Square.PaymentManagerDelegate, Sendable {
     private enum Held {
         case start(Square.Payment)
         case finish(Square.Payment)
@@ -294,7 +294,7 @@ final class HeldPaymentDelegate: Square.PaymentManagerDelegate, @unchecked Senda
 
 /// `SquareClient` over a ``SquareSimulator`` that persists after every state-changing call.
 final class PersistingSquareClient: SquareClient, Square.AuthorizationManager, Square.PaymentManager,
-    Square.ReaderManager, Square.OfflinePaymentQueue, @unchecked Sendable {
+    Square.ReaderManager, Square.OfflinePaymentQueue, Sendable {
     let store: SquareStore
     var simulator: SquareSimulator { store.simulator }
 

@@ -218,6 +218,15 @@ struct Tally: Codable, Sendable {
     /// The app could not start on these files (the kill test then starts a fresh world).
     var worldUnusable = false
 
+    /// Adds only the failures and notes of `other` (a second look at payments already counted).
+    mutating func addFailures(_ other: Tally) {
+        lost += other.lost
+        duplicated += other.duplicated
+        crashes += other.crashes
+        mismatches += other.mismatches
+        for note in other.notes { self.note(note) }
+    }
+
     mutating func add(_ other: Tally) {
         lost += other.lost
         duplicated += other.duplicated

@@ -5,8 +5,8 @@ import Tender
 let usage = """
     tender-chaos: payments killed mid-flight, a flapping network during forwarding, and fuzzed inputs.
 
-    USAGE: tender-chaos [--kills N] [--lives L] [--seed S] [--flap N] [--fuzz N] [--json] [--verbose] [--keep] [--workdir DIR]
-                        [--only kill|flap|fuzz]
+    USAGE: tender-chaos [--kills N] [--lives L] [--seed S] [--flap N] [--fuzz N] [--only kill|flap|fuzz]
+                        [--json] [--verbose] [--keep] [--workdir DIR] [--sabotage]
 
       --kills N     kill-test rounds (default 5). Each round runs a child process (this executable, hidden
                     --child flag) that restores both simulators and the SQLite ledger, recovers, and takes a seeded
@@ -14,24 +14,27 @@ let usage = """
                     retries of the same reference, forwarding steps, manual captures); the parent sends it SIGKILL
                     at a seeded random moment, then runs the app's next life itself (recover, forward everything,
                     retry sales left in flight, capture) and compares the ledger with the processors' truth.
-      --lives L     child lives per round before the verifying life (default 2, at most 8): the second life starts from the
-                    first one's wreck (its recovery and its own burst run under the same random kill).
+      --lives L     child lives per round before the verifying life (default 2, at most 8): each life after the
+                    first starts from the previous one's wreck, and is killed too (one kill in five lands while
+                    the app starts and recovers, one in two on a world's first launch; the rest in the burst).
       --seed S      the seed of everything (default 1). The same seed gives the same payments and kill offsets;
                     where a kill lands still depends on the machine's speed.
       --flap N      stored payments in the flapping test (default 400; 2000 is the full test). They are forwarded
                     while both simulated networks toggle between on, off and intermittent at seeded random steps.
-      --fuzz N      fuzz iterations per family (default 4000): requests, currencies, transitions, forwarding-result
-                    sequences, vendor error names, vendor enum values.
+      --fuzz N      fuzz iterations per family (default 4000): requests (validate() and a facade), currency codes,
+                    state-machine transitions and SessionChange.apply, forwarding-result batches through
+                    applyForwardingResults, vendor error names through every error table, vendor lifecycles
+                    through the mappings, every vendor enum value, and N/10 requests through both adapters.
       --only T      run only one test.
       --json        print one JSON object (counts and per-test details) on stdout instead of the table, followed
                     by the summary line: the last line is always the summary below, in both modes.
-      --verbose     print the details of every failing kill round on stderr.
+      --verbose     print the details of every failing kill round on stderr, and a few sales that ended failed.
       --keep        keep what was written (default: removed at the end).
       --workdir D   where the worlds are written (in D/kill and D/flap; default: a fresh directory under the
                     temporary directory).
       --sabotage    self-check of the harness: the kill test's children never persist processor state (as if the
-                    processor forgot what it did). The run must then report lost payments and exit non-zero; it
-                    exits 0 only if it does (and prints the usual summary line).
+                    processor forgot what it did), so lost payments must be reported. Here the exit status is
+                    inverted: 0 when the harness saw the damage, 1 when it did not.
 
     The last line on stdout is exactly
       lost=L duplicated=D crashes=C mismatches=M
@@ -206,6 +209,9 @@ if options.json {
         }
         let outcomes = kill.childOutcomes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         print("  child results: " + outcomes.joined(separator: " "))
+        if options.verbose {
+            for example in examples.current { print("    \(example)") }
+        }
         print("  next lives: \(kill.verifier.resolvedByRecovery) sessions resolved by recovery, "
               + "\(kill.verifier.retriedInFlight) in-flight sales retried with the same reference, "
               + "\(kill.verifier.captured) captures")

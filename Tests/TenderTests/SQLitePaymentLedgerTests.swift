@@ -681,3 +681,36 @@ struct SQLitePaymentLedgerTests {
         #expect(try await ledger.storedSummary(scope: scope) == StoredPaymentSummary())
     }
 }
+
+@Suite struct SQLiteLedgerHotJournalTests {
+    /// Found by tender-chaos: a process killed mid-transaction in rollback-journal mode (as during the very first
+    /// open, which switches a new file to WAL) leaves a hot `-journal`. The ledger must roll it back and open,
+    /// not refuse a healthy file forever.
+    @Test func aHotRollbackJournalIsRolledBackNotRefused() async throws {
+        try await withTemporaryDirectory { directory in
+            let original = directory.appendingPathComponent("ledger.sqlite")
+            try await makeLedgerFile(original, count: 3)
+            // Leave a transaction half-written in rollback-journal mode, with its pages spilled to the file.
+            let raw = try SQLiteDatabase(path: original.path, mode: .readWrite)
+            try raw.executeScript("PRAGMA journal_mode = DELETE; PRAGMA cache_size = 1;")
+            try raw.executeScript("""
+                BEGIN IMMEDIATE;
+                CREATE TABLE junk (x BLOB);
+                WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 400)
+                INSERT INTO junk SELECT randomblob(2000) FROM c;
+                """)
+            // "Kill" the process here: copy the file and its journal as they are on disk mid-transaction.
+            let copy = directory.appendingPathComponent("copy.sqlite")
+            try FileManager.default.copyItem(at: original, to: copy)
+            try FileManager.default.copyItem(atPath: original.path + "-journal", toPath: copy.path + "-journal")
+            try raw.executeScript("ROLLBACK;")
+            raw.close()
+            #expect(try Data(contentsOf: URL(fileURLWithPath: copy.path + "-journal")).count > 0)
+
+            let ledger = try SQLitePaymentLedger(url: copy)
+            let sessions = try await ledger.allSessions(scope: shop)
+            #expect(sessions.count == 3, "the committed sessions survive the rollback")
+            await ledger.close()
+        }
+    }
+}

@@ -76,7 +76,7 @@ public enum StripeMapping {
     /// | `requiresPaymentMethod` (no charge), `requiresConfirmation` | ``PaymentState/failed``: nothing was charged |
     /// | `requiresAction`, `processing` | ``PaymentState/outcomeUnknown`` |
     /// | `canceled` | ``PaymentState/canceled`` |
-    /// | `requiresReauthorization` | ``PaymentState/authorized``: the authorization expired and must be renewed before capture |
+    /// | `requiresReauthorization` | ``PaymentState/authorized`` (``PaymentState/forwarded`` when collected offline): the authorization expired and must be renewed before capture |
     public static func paymentState(_ intent: Stripe.PaymentIntent) -> PaymentState {
         let collectedOffline = intent.offlineDetails != nil
         let awaitingUpload = intent.offlineDetails?.requiresUpload ?? false
@@ -92,7 +92,11 @@ public enum StripeMapping {
         case .requiresConfirmation: return .failed
         case .requiresAction, .processing: return .outcomeUnknown
         case .canceled: return .canceled
-        case .requiresReauthorization: return .authorized
+        case .requiresReauthorization:
+            // The authorization expired and must be renewed before capture: still awaiting capture. An offline
+            // intent stays in the offline branch of the lifecycle (forwarded → authorized is not a transition).
+            if awaitingUpload { return .storedOffline }
+            return collectedOffline ? .forwarded : .authorized
         }
     }
 

@@ -296,6 +296,15 @@ struct StripeEnumMappingTests {
         #expect(StripeMapping.paymentState(intent(.requiresCapture, offline: true)) == .storedOffline)
         #expect(StripeMapping.paymentState(intent(.succeeded, offline: true)) == .storedOffline)
         #expect(StripeMapping.paymentState(intent(.requiresCapture, offline: false)) == .forwarded)
+        // Found by tender-chaos: an expired authorization of a forwarded offline intent stays forwarded (awaiting
+        // capture); `authorized` would be the illegal forwarded → authorized.
+        #expect(StripeMapping.paymentState(intent(.requiresReauthorization, offline: false)) == .forwarded)
+        #expect(StripeMapping.paymentState(intent(.requiresReauthorization, offline: true)) == .storedOffline)
+        #expect(PaymentStateMachine.canTransition(
+            from: StripeMapping.paymentState(intent(.requiresCapture, offline: false)),
+            to: StripeMapping.paymentState(intent(.requiresReauthorization, offline: false)))
+            || StripeMapping.paymentState(intent(.requiresCapture, offline: false))
+                == StripeMapping.paymentState(intent(.requiresReauthorization, offline: false)))
         #expect(StripeMapping.paymentState(intent(.requiresPaymentMethod, offline: false, failedCharge: true))
             == .declinedAfterForwarding)
         #expect(StripeMapping.paymentState(intent(.requiresPaymentMethod, failedCharge: true)) == .declined)
