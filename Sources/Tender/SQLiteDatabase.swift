@@ -227,21 +227,13 @@ final class SQLiteDatabase {
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE … COMMIT` write transaction, rolled back if it throws.
-    func writeTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-    }
+    func writeTransaction<T>(_ body: () throws -> T) throws -> T { try transaction("BEGIN IMMEDIATE", body) }
 
     /// Runs `body` in one read transaction, so that several queries see the same snapshot.
-    func readTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN")
+    func readTransaction<T>(_ body: () throws -> T) throws -> T { try transaction("BEGIN", body) }
+
+    private func transaction<T>(_ begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let result = try body()
             try execute("COMMIT")

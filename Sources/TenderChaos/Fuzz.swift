@@ -429,17 +429,23 @@ private func fuzzVendorLifecycles(iterations: Int, random: inout SeededGenerator
         .uploaded: [.uploaded, .processed, .failedToProcess],
         .processed: [], .failedToProcess: [], .failedToUpload: [],
     ]
-    for _ in 0..<max(1, iterations / 4) {
-        report.vendorSequences += 1
-        var vendor = Square.OfflineStatus.queued
-        var state = PaymentState.storedOffline
-        var path = ["queued"]
-        while let next = squareNext[vendor]?.randomElement(using: &random) {
-            vendor = next
-            path.append(next.rawValue)
-            step(&state, SquareMapping.paymentState(next), "Square " + path.joined(separator: ">"))
+    /// Walks random paths through a vendor's status graph, checking each mapped step against the state machine.
+    func walk<Status: RawRepresentable & Hashable>(_ graph: [Status: [Status]], from start: Status,
+                                                   state initial: PaymentState,
+                                                   _ map: (Status) -> PaymentState?) where Status.RawValue == String {
+        for _ in 0..<max(1, iterations / 4) {
+            report.vendorSequences += 1
+            var vendor = start
+            var state = initial
+            var path = [start.rawValue]
+            while let next = graph[vendor]?.randomElement(using: &random) {
+                vendor = next
+                path.append(next.rawValue)
+                step(&state, map(next), "Square " + path.joined(separator: ">"))
+            }
         }
     }
+    walk(squareNext, from: .queued, state: .storedOffline) { SquareMapping.paymentState($0) }
     // Square's online payment, after the card was read.
     let squareOnline: [Square.PaymentStatus: [Square.PaymentStatus]] = [
         .initialized: [.pending, .approved, .completed, .failed, .canceled, .unknown],
@@ -448,17 +454,7 @@ private func fuzzVendorLifecycles(iterations: Int, random: inout SeededGenerator
         .approved: [.completed, .canceled],
         .completed: [], .failed: [], .canceled: [],
     ]
-    for _ in 0..<max(1, iterations / 4) {
-        report.vendorSequences += 1
-        var vendor = Square.PaymentStatus.initialized
-        var state = PaymentState.processing
-        var path = ["initialized"]
-        while let next = squareOnline[vendor]?.randomElement(using: &random) {
-            vendor = next
-            path.append(next.rawValue)
-            step(&state, SquareMapping.paymentState(next), "Square " + path.joined(separator: ">"))
-        }
-    }
+    walk(squareOnline, from: .initialized, state: .processing) { SquareMapping.paymentState($0) }
     // Stripe: an intent after confirm (online), or stored offline then forwarded, with random forwarding errors.
     let names = Stripe.errorTable.rows.map(\.name) + ["notARealError", "", "declinedByStripeAPI"]
     for index in 0..<max(1, iterations / 4) {
