@@ -1,20 +1,31 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // Tender: one API over Stripe Terminal and Square Mobile Payments, with offline payments first-class.
-// Zero package dependencies: the library products use only the toolchain and the system SQLite.
+// Zero package dependencies by default: the library products use only the toolchain and the system SQLite.
 import PackageDescription
+
 
 let package = Package(
     name: "Tender",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
+        // The core: money, requests, policy, the session state machine, the ledgers, the `PaymentTerminal` facade.
         .library(name: "Tender", targets: ["Tender"]),
+        // The adapters (client protocol, mapping, error table, processor).
         .library(name: "TenderStripe", targets: ["TenderStripe"]),
         .library(name: "TenderSquare", targets: ["TenderSquare"]),
+        // The simulators: faithful models of each vendor SDK for tests, previews and the demo. Not for shipping apps.
+        .library(name: "TenderStripeSimulator", targets: ["TenderStripeSimulator"]),
+        .library(name: "TenderSquareSimulator", targets: ["TenderSquareSimulator"]),
+        // Test support: the conformance kit every adapter must pass, crash checks, fault injection.
         .library(name: "TenderTestKit", targets: ["TenderTestKit"]),
         .executable(name: "tender-demo", targets: ["TenderDemo"]),
+        .executable(name: "tender-bench", targets: ["tender-bench"]),
+        .executable(name: "tender-chaos", targets: ["tender-chaos"]),
+        .executable(name: "tender-docgen", targets: ["tender-docgen"]),
     ],
     dependencies: [],
     targets: [
+        // MARK: Core
         // The system SQLite. On Apple platforms the SDK's `SQLite3` module is used instead.
         .systemLibrary(
             name: "CSQLite",
@@ -27,30 +38,63 @@ let package = Package(
             dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))],
             path: "Sources/Tender"
         ),
-        .target(name: "TenderTestKit", dependencies: ["Tender"], path: "Sources/TenderTestKit"),
-        .target(name: "TenderStripe", dependencies: ["Tender"], path: "Adapters/Stripe/Sources"),
-        .target(name: "TenderSquare", dependencies: ["Tender"], path: "Adapters/Square/Sources"),
+
+        // MARK: Stripe Terminal (Adapters/Stripe)
+        .target(name: "TenderStripe", dependencies: ["Tender"], path: "Adapters/Stripe/Sources/Adapter"),
+        .target(
+            name: "TenderStripeSimulator",
+            dependencies: ["Tender", "TenderStripe"],
+            path: "Adapters/Stripe/Sources/Simulator"
+        ),
+        .testTarget(
+            name: "TenderStripeTests",
+            dependencies: ["TenderStripe", "TenderStripeSimulator", "Tender", "TenderTestKit"],
+            path: "Adapters/Stripe/Tests/AdapterTests"
+        ),
+
+        // MARK: Square Mobile Payments (Adapters/Square)
+        .target(name: "TenderSquare", dependencies: ["Tender"], path: "Adapters/Square/Sources/Adapter"),
+        .target(
+            name: "TenderSquareSimulator",
+            dependencies: ["Tender", "TenderSquare"],
+            path: "Adapters/Square/Sources/Simulator"
+        ),
+        .testTarget(
+            name: "TenderSquareTests",
+            dependencies: ["TenderSquare", "TenderSquareSimulator", "Tender", "TenderTestKit"],
+            path: "Adapters/Square/Tests/AdapterTests"
+        ),
+
+        // MARK: Test support
+        .target(name: "TenderTestKit", dependencies: ["Tender"], path: "Sources/TestSupport/TenderTestKit"),
+
+        // MARK: Tools
         .executableTarget(
             name: "tender-docgen",
             dependencies: ["Tender", "TenderStripe", "TenderSquare"],
-            path: "Sources/TenderDocGen"
+            path: "Sources/Tools/tender-docgen"
         ),
         .executableTarget(
             name: "tender-bench",
             dependencies: [
-                "Tender", "TenderStripe",
+                "Tender", "TenderStripe", "TenderStripeSimulator",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ],
-            path: "Sources/TenderBench"
+            path: "Sources/Tools/tender-bench"
         ),
         .executableTarget(
             name: "tender-chaos",
-            dependencies: ["Tender", "TenderStripe", "TenderSquare", "TenderTestKit"],
-            path: "Sources/TenderChaos"
+            dependencies: [
+                "Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator",
+                "TenderTestKit",
+            ],
+            path: "Sources/Tools/tender-chaos"
         ),
+
+        // MARK: Examples
         .executableTarget(
             name: "TenderDemo",
-            dependencies: ["Tender", "TenderStripe", "TenderSquare"],
+            dependencies: ["Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator"],
             path: "Examples/Demo"
         ),
         .target(name: "HouseAccountAdapter", dependencies: ["Tender"], path: "Examples/AdapterTemplate/Sources"),
@@ -59,18 +103,10 @@ let package = Package(
             dependencies: ["HouseAccountAdapter", "TenderTestKit"],
             path: "Examples/AdapterTemplate/Tests"
         ),
+
+        // MARK: Core tests
         .testTarget(name: "TenderTests", dependencies: ["Tender"], path: "Tests/TenderTests"),
         .testTarget(name: "TenderTestKitTests", dependencies: ["TenderTestKit"], path: "Tests/TenderTestKitTests"),
-        .testTarget(
-            name: "TenderStripeTests",
-            dependencies: ["TenderStripe", "Tender", "TenderTestKit"],
-            path: "Adapters/Stripe/Tests"
-        ),
-        .testTarget(
-            name: "TenderSquareTests",
-            dependencies: ["TenderSquare", "Tender", "TenderTestKit"],
-            path: "Adapters/Square/Tests"
-        ),
     ],
     swiftLanguageModes: [.v6]
 )

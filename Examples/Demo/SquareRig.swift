@@ -1,6 +1,7 @@
 import Foundation
 import Tender
 import TenderSquare
+import TenderSquareSimulator
 
 /// Square Mobile Payments on its simulator: one seller opted in to offline, one contactless-and-chip reader.
 struct SquareRig: DemoRig {
@@ -20,7 +21,10 @@ struct SquareRig: DemoRig {
 
     init(seed: UInt64, clock: ManualClock) async throws {
         simulator = SquareSimulator(sellers: [Self.seller], seed: seed, clock: clock)
-        square = SquareProcessor(client: simulator, captureService: simulator.server, lookup: simulator.server)
+        var settings = SquareProcessor.Configuration()
+        settings.readersAreSimulated = true
+        square = SquareProcessor(client: simulator, captureService: simulator.server, lookup: simulator.server,
+                                 configuration: settings)
         try await square.authorize(accessToken: Self.seller.accessToken, locationID: "L_DEMO_SHOP")
         await square.startObserving()
         await simulator.addNearbyReader()

@@ -1,6 +1,7 @@
 import Foundation
 import Tender
 import TenderStripe
+import TenderStripeSimulator
 
 /// The app's server, as far as the demo needs one: capture and void on the simulated Stripe servers.
 private struct StripeServer: PaymentCaptureService {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tender
 @testable import TenderSquare
+@testable import TenderSquareSimulator
 
 /// A simulator and the adapter over it, with the simulator's servers as the app's capture and lookup services.
 struct SquareWorld {
@@ -16,8 +17,10 @@ struct SquareWorld {
                                                  location: location)
         simulator = pair.0
         clock = pair.1
+        var settings = SquareProcessor.Configuration()
+        settings.readersAreSimulated = true
         processor = SquareProcessor(client: simulator, captureService: simulator.server, lookup: simulator.server,
-                                    emitter: emitter)
+                                    configuration: settings, emitter: emitter)
         await processor.startObserving()
     }
 

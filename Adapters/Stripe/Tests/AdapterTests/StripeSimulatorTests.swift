@@ -1,6 +1,7 @@
 import Foundation
 import Tender
 import TenderStripe
+import TenderStripeSimulator
 import Testing
 
 /// Records every SDK callback as a line, and can cancel updates or reconnections as they start.

@@ -1,7 +1,9 @@
 import Foundation
 import Tender
 import TenderSquare
+import TenderSquareSimulator
 import TenderStripe
+import TenderStripeSimulator
 
 /// The fixed accounts every life of the harness uses.
 enum Accounts {

@@ -1,6 +1,7 @@
 import Foundation
 import Tender
 import TenderStripe
+import TenderStripeSimulator
 
 /// A reader delegate that ignores everything (the baseline has no app around it).
 private struct SilentReaderDelegate: Stripe.MobileReaderDelegate {

@@ -3,6 +3,7 @@ import Testing
 import Tender
 import TenderTestKit
 @testable import TenderSquare
+@testable import TenderSquareSimulator
 
 /// Square on its simulator as a conformance subject: seller MA opted in to offline, a reader nearby.
 struct SquareConformanceSubject: ConformanceSubject {

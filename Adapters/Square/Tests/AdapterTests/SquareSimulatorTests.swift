@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tender
 @testable import TenderSquare
+@testable import TenderSquareSimulator
 
 // MARK: - Shared fixtures
 

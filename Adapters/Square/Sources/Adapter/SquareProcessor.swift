@@ -27,7 +27,7 @@ public final class SquareProcessor: PaymentProcessor {
         public var delayDuration: TimeInterval = 0
         /// What Square does to an uncaptured payment when the delay ends.
         public var delayAction: Square.DelayAction = .cancel
-        /// Whether readers are reported as simulated (always, over ``SquareSimulator``).
+        /// Whether readers are reported as simulated (set it over the simulator: the SDK has no such flag).
         public var readersAreSimulated = false
 
         /// The defaults.
@@ -60,8 +60,6 @@ public final class SquareProcessor: PaymentProcessor {
         self.client = client
         self.captureService = captureService
         self.lookup = lookup
-        var configuration = configuration
-        configuration.readersAreSimulated = configuration.readersAreSimulated || client is SquareSimulator
         self.configuration = configuration
         self.emitter = emitter
         self.observer = SquareEventObserver(emitter: emitter)

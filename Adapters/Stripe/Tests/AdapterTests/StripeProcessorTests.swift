@@ -1,6 +1,7 @@
 import Foundation
 import Tender
 import TenderStripe
+import TenderStripeSimulator
 import TenderTestKit
 import Testing
 

@@ -998,12 +998,12 @@ extension Square {
 extension Square {
     /// `value` if it is exactly four ASCII digits, otherwise `nil`: no mirrored type can carry a full card number
     /// by mistake.
-    static func lastFour(_ value: String) -> String? {
+    package static func lastFour(_ value: String) -> String? {
         value.count == 4 && value.allSatisfy { $0.isASCII && $0.isNumber } ? value : nil
     }
 }
 
 extension CaseIterable where Self: RawRepresentable, Self.RawValue == String {
     /// The Swift case name, which is what every Square mapping goes by (Square publishes no raw values).
-    var caseName: String { rawValue }
+    package var caseName: String { rawValue }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Tender
+import TenderSquare
 
 /// A faithful, deterministic model of the Mobile Payments SDK 2.5 on one device, and of Square's servers behind it.
 ///

@@ -1,7 +1,9 @@
 import Foundation
 import Tender
 import TenderSquare
+import TenderSquareSimulator
 import TenderStripe
+import TenderStripeSimulator
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,9 @@
 import Foundation
 import Tender
 import TenderSquare
+import TenderSquareSimulator
 import TenderStripe
+import TenderStripeSimulator
 
 // Decorators that make each simulator's processor-side state durable the moment the processor acts, as a real
 // processor's servers are: every client call that can change Stripe's servers, Square's servers or a device's

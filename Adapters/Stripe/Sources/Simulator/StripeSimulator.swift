@@ -1,5 +1,6 @@
 import Foundation
 import Tender
+import TenderStripe
 
 /// A simulator of the Stripe Terminal iOS SDK with a simulated Bluetooth reader, as Stripe documents it: test
 /// cards (every `chargeDeclined…` card, Interac, PIN cards), a network that is online, offline, intermittent or

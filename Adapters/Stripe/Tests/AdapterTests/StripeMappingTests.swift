@@ -1,6 +1,7 @@
 import Foundation
 import Tender
 import TenderStripe
+import TenderStripeSimulator
 import Testing
 
 /// The reference's 159 `ErrorCode`s (`stripe-terminal-ios.md` §3), extracted from its tables by a script, in the
