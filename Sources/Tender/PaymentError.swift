@@ -85,6 +85,8 @@ public struct PaymentError: Error, Hashable, Sendable, Codable, CustomStringConv
         case capture
         /// Canceling a payment in progress.
         case cancellation
+        /// Refunding a captured payment.
+        case refund
         /// Forwarding stored offline payments to the processor.
         case forwarding
         /// Matching the ledger with what the processor holds.

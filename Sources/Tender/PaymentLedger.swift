@@ -64,6 +64,22 @@ public protocol PaymentLedger: Sendable {
 
     /// Every scope that has sessions, sorted by `merchant/location`.
     func scopes() async throws -> [LedgerScope]
+
+    // MARK: Refunds
+
+    /// Records a new refund of a session (write-ahead: before the processor is asked), checking in the same
+    /// transaction that the session exists and that pending plus succeeded refunds, this one included, do not
+    /// exceed the session's total.
+    /// - Throws: ``PaymentError/Code/unknownReference`` when there is no such session,
+    ///   ``PaymentError/Code/invalidAmount`` when the refund would exceed what is refundable, and
+    ///   ``PaymentError/Code/duplicateReference`` when a refund with this id exists.
+    func insertRefund(_ refund: RefundRecord, scope: LedgerScope) async throws
+    /// Applies a change to a refund atomically (compare-and-set on its status) and returns the updated record.
+    func recordRefund(_ change: RefundChange, scope: LedgerScope) async throws -> RefundRecord
+    /// The refunds of the session with this reference, oldest first.
+    func refunds(reference: String, scope: LedgerScope) async throws -> [RefundRecord]
+    /// Every refund of the scope with one of these statuses, oldest first (recovery reads the pending ones).
+    func refunds(in statuses: Set<RefundStatus>, scope: LedgerScope) async throws -> [RefundRecord]
 }
 
 extension PaymentLedger {
@@ -114,6 +130,8 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
         var sessionsByScope: [LedgerScope: [String: PaymentSession]] = [:]
         var order: [LedgerScope: [String]] = [:]
         var aggregates: [LedgerScope: StoredAggregates] = [:]
+        /// Refunds per scope, in the order recorded.
+        var refunds: [LedgerScope: [RefundRecord]] = [:]
     }
 
     private let storage = Locked(Storage())
@@ -136,9 +154,12 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
 
     /// The session with this reference.
     public func session(reference: String, scope: LedgerScope, includingHistory: Bool) -> PaymentSession? {
-        guard var session = storage.withLock({ $0.sessionsByScope[scope]?[reference] }) else { return nil }
-        if !includingHistory { session.transitions = [] }
-        return session
+        storage.withLock { s -> PaymentSession? in
+            guard var session = s.sessionsByScope[scope]?[reference] else { return nil }
+            if !includingHistory { session.transitions = [] }
+            session.refunds = (s.refunds[scope] ?? []).filter { $0.reference == reference }
+            return session
+        }
     }
 
     /// The session with this local id or processor id.
@@ -215,5 +236,47 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
     /// Every scope with sessions.
     public func scopes() -> [LedgerScope] {
         storage.withLock { $0.sessionsByScope.keys.sorted { $0.description < $1.description } }
+    }
+
+    /// Records a new refund, checking the session and the refundable amount.
+    public func insertRefund(_ refund: RefundRecord, scope: LedgerScope) throws {
+        try storage.withLock { s in
+            guard var session = s.sessionsByScope[scope]?[refund.reference] else {
+                throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .refund,
+                                   message: "No payment \(refund.reference) in \(scope) to refund.")
+            }
+            let existing = s.refunds[scope] ?? []
+            guard !existing.contains(where: { $0.id == refund.id }) else {
+                throw PaymentError(.duplicateReference, recovery: .fixRequest, phase: .refund,
+                                   message: "Refund \(refund.id) is already in the ledger.")
+            }
+            session.refunds = existing.filter { $0.reference == refund.reference }
+            try RefundRecord.checkRefundable(refund, of: session)
+            s.refunds[scope, default: []].append(refund)
+        }
+    }
+
+    /// Applies a change to a refund.
+    public func recordRefund(_ change: RefundChange, scope: LedgerScope) throws -> RefundRecord {
+        try storage.withLock { s in
+            guard let index = s.refunds[scope]?.firstIndex(where: { $0.id == change.refundID }) else {
+                throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .refund,
+                                   message: "No refund \(change.refundID) in \(scope).")
+            }
+            var record = s.refunds[scope]![index]
+            try change.apply(to: &record)
+            s.refunds[scope]![index] = record
+            return record
+        }
+    }
+
+    /// The refunds of one session.
+    public func refunds(reference: String, scope: LedgerScope) -> [RefundRecord] {
+        storage.withLock { ($0.refunds[scope] ?? []).filter { $0.reference == reference } }
+    }
+
+    /// The refunds with these statuses.
+    public func refunds(in statuses: Set<RefundStatus>, scope: LedgerScope) -> [RefundRecord] {
+        storage.withLock { ($0.refunds[scope] ?? []).filter { statuses.contains($0.status) } }
     }
 }

@@ -28,13 +28,35 @@ public struct PaymentTransition: Hashable, Sendable, Codable {
     public var at: Date
     /// The error that caused it, if any (with the vendor's raw error).
     public var error: PaymentError?
+    /// The payment attempt it belongs to (``PaymentSession/paymentAttempt``): 1 for the first vendor payment of
+    /// the reference, 2 after a definite decline or failure started a new one, and so on.
+    public var attempt: Int
+    /// What happened without a change of state, for a record whose `from` equals `to`: for example "the abandoned
+    /// PaymentIntent pi_… was canceled at Stripe".
+    public var note: String?
 
     /// Creates a transition record.
-    public init(from: PaymentState?, to: PaymentState, at: Date, error: PaymentError? = nil) {
+    public init(from: PaymentState?, to: PaymentState, at: Date, error: PaymentError? = nil, attempt: Int = 1,
+                note: String? = nil) {
         self.from = from
         self.to = to
         self.at = at
         self.error = error
+        self.attempt = attempt
+        self.note = note
+    }
+
+    private enum CodingKeys: String, CodingKey { case from, to, at, error, attempt, note }
+
+    /// Decodes a transition; records written before attempts and notes existed decode as attempt 1.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        from = try c.decodeIfPresent(PaymentState.self, forKey: .from)
+        to = try c.decode(PaymentState.self, forKey: .to)
+        at = try c.decode(Date.self, forKey: .at)
+        error = try c.decodeIfPresent(PaymentError.self, forKey: .error)
+        attempt = try c.decodeIfPresent(Int.self, forKey: .attempt) ?? 1
+        note = try c.decodeIfPresent(String.self, forKey: .note)
     }
 }
 
@@ -71,12 +93,26 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
     public var lastError: PaymentError?
     /// How many times the processor was asked to take this payment (retries of the same reference).
     public var attempts: Int
+    /// Which vendor payment the session is on: 1 for the first. A retry while the outcome is not definite
+    /// continues the same vendor payment (same number); after a *definite* decline, failure or cancellation with
+    /// nothing charged, ``PaymentTerminal/takePayment(_:)`` with the same reference starts a new vendor payment and
+    /// this number grows (Square's `paymentAttemptID` is derived from the reference and this number). At most one
+    /// vendor payment per reference is ever charged.
+    public var paymentAttempt: Int
     /// When the session was created.
     public var createdAt: Date
     /// When it was last changed.
     public var updatedAt: Date
-    /// When it was stored offline, if it was.
+    /// When it was stored offline, if it was: the vendor's own time of storage (Stripe `offlineDetails.storedAt`,
+    /// Square `createdAt`) when the adapter reports it, else when Tender recorded it. The stored-age limit uses it.
     public var storedAt: Date?
+    /// The vendor's deadline for capturing an authorized payment (Stripe's two days; Square's `delay_duration`,
+    /// 36 hours card-present by default), when known. After it the vendor releases or completes the payment by
+    /// itself; reconciliation records what it did.
+    public var captureBefore: Date?
+    /// Every refund of this payment, oldest first. Sessions read by reference always carry them; listings
+    /// (``PaymentLedger/allSessions(scope:)``, ``PaymentLedger/sessions(in:scope:)``) may leave them empty.
+    public var refunds: [RefundRecord]
     /// Every transition, oldest first. The ledger may return sessions without their history
     /// (``PaymentLedger/session(reference:scope:includingHistory:)``).
     public var transitions: [PaymentTransition]
@@ -93,9 +129,60 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
         self.route = route
         state = .created
         attempts = 1
+        paymentAttempt = 1
         createdAt = at
         updatedAt = at
+        refunds = []
         transitions = [PaymentTransition(from: nil, to: .created, at: at)]
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case reference, scope, processor, amount, tip, captureMode, offlinePolicy, route, state, processorPaymentID
+        case localID, card, lastError, attempts, paymentAttempt, createdAt, updatedAt, storedAt, captureBefore
+        case refunds, transitions
+    }
+
+    /// Decodes a session; sessions encoded before payment attempts, capture deadlines and refunds existed decode
+    /// with attempt 1, no deadline and no refunds.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        reference = try c.decode(String.self, forKey: .reference)
+        scope = try c.decode(LedgerScope.self, forKey: .scope)
+        processor = try c.decode(String.self, forKey: .processor)
+        amount = try c.decode(Money.self, forKey: .amount)
+        tip = try c.decodeIfPresent(Money.self, forKey: .tip)
+        captureMode = try c.decode(CaptureMode.self, forKey: .captureMode)
+        offlinePolicy = try c.decode(OfflinePolicy.self, forKey: .offlinePolicy)
+        route = try c.decodeIfPresent(PaymentRoute.self, forKey: .route)
+        state = try c.decode(PaymentState.self, forKey: .state)
+        processorPaymentID = try c.decodeIfPresent(String.self, forKey: .processorPaymentID)
+        localID = try c.decodeIfPresent(String.self, forKey: .localID)
+        card = try c.decodeIfPresent(CardDetails.self, forKey: .card)
+        lastError = try c.decodeIfPresent(PaymentError.self, forKey: .lastError)
+        attempts = try c.decode(Int.self, forKey: .attempts)
+        paymentAttempt = try c.decodeIfPresent(Int.self, forKey: .paymentAttempt) ?? 1
+        createdAt = try c.decode(Date.self, forKey: .createdAt)
+        updatedAt = try c.decode(Date.self, forKey: .updatedAt)
+        storedAt = try c.decodeIfPresent(Date.self, forKey: .storedAt)
+        captureBefore = try c.decodeIfPresent(Date.self, forKey: .captureBefore)
+        refunds = try c.decodeIfPresent([RefundRecord].self, forKey: .refunds) ?? []
+        transitions = try c.decode([PaymentTransition].self, forKey: .transitions)
+    }
+
+    /// What has been refunded or is being refunded: pending and succeeded refunds (failed ones do not count). A
+    /// new refund is refused if it would take this beyond ``total``.
+    public var refundedAmount: Money {
+        refunds.filter { $0.status != .failed }.reduce(Money.zero(total.currency)) { sum, refund in
+            (try? sum.adding(refund.amount)) ?? sum
+        }
+    }
+
+    /// What can still be refunded: ``total`` minus ``refundedAmount`` for a captured payment (succeeded, or
+    /// forwarded with automatic capture), zero otherwise.
+    public var refundableAmount: Money {
+        let captured = state == .succeeded || (state == .forwarded && captureMode == .automatic)
+        guard captured else { return .zero(total.currency) }
+        return (try? total.subtracting(refundedAmount)) ?? .zero(total.currency)
     }
 
     /// Amount plus tip. Never overflows for a validated request.
@@ -135,11 +222,26 @@ public struct SessionChange: Hashable, Sendable {
     public var error: PaymentError?
     /// Counts a new attempt of the same reference.
     public var incrementsAttempts: Bool
+    /// Starts a new vendor payment for the reference after a definite decline, failure or cancellation: the
+    /// session goes back to ``PaymentState/created`` (``newState`` must be `.created` and ``expectedState`` one of
+    /// ``PaymentStateMachine/newAttemptStates``), ``PaymentSession/paymentAttempt`` grows by one, and the processor
+    /// ids of the old attempt are cleared.
+    public var startsNewAttempt: Bool
+    /// The vendor's time of storage (Stripe `offlineDetails.storedAt`, Square `createdAt`), if reported.
+    public var storedAt: Date?
+    /// The vendor's capture deadline, if reported.
+    public var captureBefore: Date?
+    /// A note for the history. With ``newState`` equal to ``expectedState`` it still appends a history record
+    /// (`from == to`), so that what happened without a state change (an abandoned vendor payment canceled) is
+    /// recorded.
+    public var note: String?
 
     /// Creates a change.
     public init(reference: String, expectedState: PaymentState, newState: PaymentState, at: Date,
                 route: PaymentRoute? = nil, processorPaymentID: String? = nil, localID: String? = nil,
-                card: CardDetails? = nil, error: PaymentError? = nil, incrementsAttempts: Bool = false) {
+                card: CardDetails? = nil, error: PaymentError? = nil, incrementsAttempts: Bool = false,
+                startsNewAttempt: Bool = false, storedAt: Date? = nil, captureBefore: Date? = nil,
+                note: String? = nil) {
         self.reference = reference
         self.expectedState = expectedState
         self.newState = newState
@@ -150,6 +252,20 @@ public struct SessionChange: Hashable, Sendable {
         self.card = card
         self.error = error
         self.incrementsAttempts = incrementsAttempts
+        self.startsNewAttempt = startsNewAttempt
+        self.storedAt = storedAt
+        self.captureBefore = captureBefore
+        self.note = note
+    }
+
+    /// Whether the ledger must sync this change to disk before returning. Only what recovery needs is durable one
+    /// by one: the write-ahead records (a new session, a new attempt or retry, a new vendor payment) and every
+    /// outcome. The intermediate ``PaymentState/collecting`` and ``PaymentState/processing`` records are
+    /// committed (a process kill never loses them) but synced with the next durable record: after a power loss
+    /// without them, recovery still starts from the write-ahead record and asks the processor.
+    public var requiresDurableSync: Bool {
+        if incrementsAttempts || startsNewAttempt { return true }
+        return newState != .collecting && newState != .processing
     }
 
     /// Applies the change to a session value (shared by every ledger implementation).
@@ -160,14 +276,34 @@ public struct SessionChange: Hashable, Sendable {
             throw PaymentError(.invalidState, recovery: .retrySamePayment, phase: .ledger,
                                message: "\(reference) is \(session.state), not \(expectedState) as expected.")
         }
-        if newState != expectedState {
+        if startsNewAttempt {
+            guard newState == .created, PaymentStateMachine.newAttemptStates.contains(expectedState) else {
+                throw PaymentError(.invalidState, recovery: .none, phase: .ledger,
+                                   message: "\(reference) is \(expectedState): a new payment attempt starts only after a definite decline, failure or cancellation.")
+            }
+            session.paymentAttempt += 1
+            session.processorPaymentID = nil
+            session.localID = nil
+            session.card = nil
+            session.captureBefore = nil
+            session.storedAt = nil
+            session.transitions.append(PaymentTransition(from: expectedState, to: newState, at: at, error: error,
+                                                         attempt: session.paymentAttempt, note: note))
+            session.state = newState
+        } else if newState != expectedState {
             guard PaymentStateMachine.canTransition(from: expectedState, to: newState) else {
                 throw IllegalTransition(from: expectedState, to: newState).paymentError
             }
-            session.transitions.append(PaymentTransition(from: expectedState, to: newState, at: at, error: error))
+            session.transitions.append(PaymentTransition(from: expectedState, to: newState, at: at, error: error,
+                                                         attempt: session.paymentAttempt, note: note))
             session.state = newState
-            if newState == .storedOffline, session.storedAt == nil { session.storedAt = at }
+            if newState == .storedOffline, session.storedAt == nil { session.storedAt = storedAt ?? at }
+        } else if let note {
+            session.transitions.append(PaymentTransition(from: expectedState, to: newState, at: at, error: error,
+                                                         attempt: session.paymentAttempt, note: note))
         }
+        if let storedAt { session.storedAt = storedAt }
+        if let captureBefore { session.captureBefore = captureBefore }
         if let route { session.route = route }
         if let processorPaymentID { session.processorPaymentID = processorPaymentID }
         if let localID { session.localID = localID }

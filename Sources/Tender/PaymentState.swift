@@ -111,6 +111,13 @@ public enum PaymentStateMachine {
         .failed: [],
     ]
 
+    /// The states from which the same reference may start a new vendor payment (``SessionChange/startsNewAttempt``,
+    /// recorded as `state → created` in the same session's history): a definite decline, failure or cancellation
+    /// with nothing charged. These transitions are the app's decision (``PaymentTerminal/takePayment(_:)`` with the
+    /// same reference), never a processor's report, so they are not in ``transitions`` and the states stay
+    /// ``PaymentState/isFinal`` for processors.
+    public static let newAttemptStates: Set<PaymentState> = [.declined, .failed, .canceled]
+
     /// Whether `from → to` is legal.
     public static func canTransition(from: PaymentState, to: PaymentState) -> Bool {
         transitions[from, default: []].contains(to)

@@ -89,6 +89,26 @@ public actor CrashingLedger: PaymentLedger {
         try read()
         return try await inner.scopes()
     }
+    /// Counts as a write; crashes instead of the write numbered `crashAtWrite`.
+    public func insertRefund(_ refund: RefundRecord, scope: LedgerScope) async throws {
+        try write()
+        try await inner.insertRefund(refund, scope: scope)
+    }
+    /// Counts as a write; crashes instead of the write numbered `crashAtWrite`.
+    public func recordRefund(_ change: RefundChange, scope: LedgerScope) async throws -> RefundRecord {
+        try write()
+        return try await inner.recordRefund(change, scope: scope)
+    }
+    /// Passes through until crashed.
+    public func refunds(reference: String, scope: LedgerScope) async throws -> [RefundRecord] {
+        try read()
+        return try await inner.refunds(reference: reference, scope: scope)
+    }
+    /// Passes through until crashed.
+    public func refunds(in statuses: Set<RefundStatus>, scope: LedgerScope) async throws -> [RefundRecord] {
+        try read()
+        return try await inner.refunds(in: statuses, scope: scope)
+    }
 }
 
 /// Crashes a payment at every write of its life and checks that recovery leaves the ledger and the processor in

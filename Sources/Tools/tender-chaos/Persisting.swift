@@ -384,7 +384,7 @@ final class PersistingSquareClient: SquareClient, Square.AuthorizationManager, S
 }
 
 /// Square's servers as the app's backend reaches them, persisted after capture, void and cancel-by-key.
-struct PersistingSquareServer: PaymentCaptureService, SquarePaymentsLookup {
+struct PersistingSquareServer: PaymentCaptureService, SquareServerLookup {
     let store: SquareStore
     private var server: SquareSimulator.Server { store.simulator.server }
 

@@ -38,7 +38,7 @@ public final class SquareProcessor: PaymentProcessor {
     public let name = SquareErrorTable.processor
     private let client: any SquareClient
     private let captureService: any PaymentCaptureService
-    private let lookup: (any SquarePaymentsLookup)?
+    private let lookup: (any SquareServerLookup)?
     private let configuration: Configuration
     private let emitter: ProcessorEventEmitter
     private let observer: SquareEventObserver
@@ -55,7 +55,7 @@ public final class SquareProcessor: PaymentProcessor {
     ///   - configuration: the settings.
     ///   - emitter: where events go (pass one `keepingHistory` to inspect them in tests).
     public init(client: any SquareClient, captureService: any PaymentCaptureService,
-                lookup: (any SquarePaymentsLookup)? = nil, configuration: Configuration = Configuration(),
+                lookup: (any SquareServerLookup)? = nil, configuration: Configuration = Configuration(),
                 emitter: ProcessorEventEmitter = ProcessorEventEmitter()) {
         self.client = client
         self.captureService = captureService

@@ -802,7 +802,7 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
     // MARK: Server side
 
     /// Square's servers as the app's backend reaches them (through the device's network).
-    public struct Server: PaymentCaptureService, SquarePaymentsLookup {
+    public struct Server: PaymentCaptureService, SquareServerLookup {
         let simulator: SquareSimulator
 
         /// `CompletePayment`: an approved payment becomes completed. The amount must be the approved total.
