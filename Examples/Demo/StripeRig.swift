@@ -6,10 +6,10 @@ import TenderStripeSimulator
 /// The app's server, as far as the demo needs one: capture and void on the simulated Stripe servers.
 private struct StripeServer: PaymentCaptureService {
     let simulator: StripeSimulator
-    func capture(processor: String, processorPaymentID: String, amount: Money) async throws {
+    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
         try await simulator.capture(stripeId: processorPaymentID, amount: UInt(amount.minorUnits))
     }
-    func void(processor: String, processorPaymentID: String) async throws {
+    func void(processor: String, reference: String, processorPaymentID: String) async throws {
         try await simulator.cancelOnServer(stripeId: processorPaymentID)
     }
 }

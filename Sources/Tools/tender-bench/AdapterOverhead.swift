@@ -21,8 +21,8 @@ private struct SilentReaderDelegate: Stripe.MobileReaderDelegate {
 
 /// Captures nothing: the benchmark takes automatic-capture payments.
 private struct NoCaptureService: PaymentCaptureService {
-    func capture(processor: String, processorPaymentID: String, amount: Money) async throws {}
-    func void(processor: String, processorPaymentID: String) async throws {}
+    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {}
+    func void(processor: String, reference: String, processorPaymentID: String) async throws {}
 }
 
 /// A full payment (create, collect, confirm) through `PaymentTerminal` + `StripeProcessor` with an in-memory

@@ -209,7 +209,7 @@ struct PersistingStripeClient: StripeClient {
 /// The app's server for Stripe: capture and void on the simulated servers, persisted before answering.
 struct PersistingStripeServer: PaymentCaptureService {
     let store: StripeStore
-    func capture(processor: String, processorPaymentID: String, amount: Money) async throws {
+    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
         do {
             try await store.simulator.capture(stripeId: processorPaymentID, amount: UInt(amount.minorUnits))
         } catch {
@@ -218,7 +218,7 @@ struct PersistingStripeServer: PaymentCaptureService {
         }
         await store.persist()
     }
-    func void(processor: String, processorPaymentID: String) async throws {
+    func void(processor: String, reference: String, processorPaymentID: String) async throws {
         do {
             try await store.simulator.cancelOnServer(stripeId: processorPaymentID)
         } catch {
@@ -400,11 +400,11 @@ struct PersistingSquareServer: PaymentCaptureService, SquareServerLookup {
         await store.persist()
     }
 
-    func capture(processor: String, processorPaymentID: String, amount: Money) async throws {
-        try await persisting { try await server.capture(processor: processor, processorPaymentID: processorPaymentID, amount: amount) }
+    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
+        try await persisting { try await server.capture(processor: processor, reference: reference, processorPaymentID: processorPaymentID, amount: amount) }
     }
-    func void(processor: String, processorPaymentID: String) async throws {
-        try await persisting { try await server.void(processor: processor, processorPaymentID: processorPaymentID) }
+    func void(processor: String, reference: String, processorPaymentID: String) async throws {
+        try await persisting { try await server.void(processor: processor, reference: reference, processorPaymentID: processorPaymentID) }
     }
     func payments(referenceID: String, locationID: String) async throws -> [Square.OnlinePayment] {
         try await server.payments(referenceID: referenceID, locationID: locationID)

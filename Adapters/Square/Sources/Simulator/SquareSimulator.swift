@@ -806,12 +806,12 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
         let simulator: SquareSimulator
 
         /// `CompletePayment`: an approved payment becomes completed. The amount must be the approved total.
-        public func capture(processor: String, processorPaymentID: String, amount: Tender.Money) async throws {
+        public func capture(processor: String, reference: String, processorPaymentID: String, amount: Tender.Money) async throws {
             try await simulator.serverComplete(processorPaymentID, amount: amount)
         }
 
         /// `CancelPayment`: an approved payment becomes canceled.
-        public func void(processor: String, processorPaymentID: String) async throws {
+        public func void(processor: String, reference: String, processorPaymentID: String) async throws {
             try await simulator.serverCancel(processorPaymentID)
         }
 

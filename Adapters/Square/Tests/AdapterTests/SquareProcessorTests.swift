@@ -65,11 +65,11 @@ struct SquareWorld {
 
 /// A capture service that must never be called.
 struct UnusedCaptureService: PaymentCaptureService {
-    func capture(processor: String, processorPaymentID: String, amount: Money) async throws {
+    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
         Issue.record("capture was called")
     }
 
-    func void(processor: String, processorPaymentID: String) async throws { Issue.record("void was called") }
+    func void(processor: String, reference: String, processorPaymentID: String) async throws { Issue.record("void was called") }
 }
 
 @Suite("Square processor")

@@ -18,13 +18,13 @@ actor RecordingCaptureService: PaymentCaptureService {
 
     func setFailNext() { failNext = true }
 
-    func capture(processor: String, processorPaymentID: String, amount: Money) async throws {
+    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
         calls.append(.capture(processorPaymentID, amount.minorUnits))
         if failNext { failNext = false; throw URLError(.timedOut) }
         try await simulator?.capture(stripeId: processorPaymentID, amount: UInt(amount.minorUnits))
     }
 
-    func void(processor: String, processorPaymentID: String) async throws {
+    func void(processor: String, reference: String, processorPaymentID: String) async throws {
         calls.append(.void(processorPaymentID))
         if failNext { failNext = false; throw URLError(.timedOut) }
         try await simulator?.cancelOnServer(stripeId: processorPaymentID)
