@@ -254,7 +254,7 @@ struct SquareSimulatorTests {
         #expect(listed.first?.status == .canceled)
         #expect(listed.first?.cardDetails?.status == .voided)
         await #expect(throws: PaymentError.self) {
-            try await simulator.server.capture(processor: "square", processorPaymentID: listed[0].id!,
+            try await simulator.server.capture(processor: "square", reference: "test", processorPaymentID: listed[0].id!,
                                                amount: Money(minorUnits: 30_00, currency: .usd))
         }
     }
