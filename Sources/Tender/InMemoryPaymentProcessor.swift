@@ -263,8 +263,8 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
     }
 
     /// What the processor holds for the reference.
-    public func lookUpPayment(reference: String, localID: String?, processorPaymentID: String?) async throws
-        -> ProcessorLookup {
+    public func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
+        let reference = query.reference
         guard let held = heldPayment(reference: reference) else { return .notFound }
         return .found(ProcessorPaymentUpdate(reference: reference, state: held.state,
                                              route: held.localID == nil ? .online : .offline,

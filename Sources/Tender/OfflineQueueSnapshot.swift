@@ -70,15 +70,40 @@ public struct OfflineQueueSnapshot: Hashable, Sendable {
     public var oldestStoredAt: Date?
     /// Per-payment status. A snapshot built from aggregates alone (the fast path) may leave this empty.
     public var payments: [QueuedPayment]
+    /// Payments stored on the whole device, every account and location together, when the vendor counts them that
+    /// way (Square's 1,000 per device); `nil` when not reported.
+    public var deviceStoredCount: Int?
+    /// When the device was last online as the vendor sees it (Square's 24-hour window runs from it); `nil` when not
+    /// reported or when online now.
+    public var lastOnlineAt: Date?
 
     /// Creates a snapshot.
     public init(networkStatus: NetworkStatus, storedCount: Int = 0, storedAmounts: [Currency: Int64] = [:],
-                oldestStoredAt: Date? = nil, payments: [QueuedPayment] = []) {
+                oldestStoredAt: Date? = nil, payments: [QueuedPayment] = [], deviceStoredCount: Int? = nil,
+                lastOnlineAt: Date? = nil) {
         self.networkStatus = networkStatus
         self.storedCount = storedCount
         self.storedAmounts = storedAmounts
         self.oldestStoredAt = oldestStoredAt
         self.payments = payments
+        self.deviceStoredCount = deviceStoredCount
+        self.lastOnlineAt = lastOnlineAt
+    }
+
+    /// The larger view of two snapshots of the same queue (the ledger's and the vendor's): for each figure the
+    /// larger count, amount and the older stored time, so a risk decision or a destructive-action guard never
+    /// trusts the smaller one. Network status, per-payment entries, device count and last-online time come from
+    /// `vendor` when it has them.
+    public func atRisk(combinedWith vendor: OfflineQueueSnapshot) -> OfflineQueueSnapshot {
+        var amounts = storedAmounts
+        for (currency, amount) in vendor.storedAmounts { amounts[currency] = max(amounts[currency] ?? 0, amount) }
+        let oldest = [oldestStoredAt, vendor.oldestStoredAt].compactMap { $0 }.min()
+        return OfflineQueueSnapshot(
+            networkStatus: vendor.networkStatus == .unknown ? networkStatus : vendor.networkStatus,
+            storedCount: max(storedCount, vendor.storedCount), storedAmounts: amounts, oldestStoredAt: oldest,
+            payments: vendor.payments.isEmpty ? payments : vendor.payments,
+            deviceStoredCount: vendor.deviceStoredCount ?? deviceStoredCount,
+            lastOnlineAt: vendor.lastOnlineAt ?? lastOnlineAt)
     }
 
     /// Builds a snapshot from per-payment entries, computing the aggregates.

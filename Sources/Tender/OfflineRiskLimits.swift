@@ -25,6 +25,10 @@ public enum OfflineLimitKind: String, Hashable, Sendable, Codable, CaseIterable 
     case storedCountMaximum
     /// The oldest a stored payment may be before no more offline payments are taken.
     case oldestStoredAge
+    /// The largest number of payments stored on the device for every account together (Square's 1,000).
+    case deviceStoredCountMaximum
+    /// How long the device may take offline payments since it was last online (Square's 24 hours).
+    case offlineWindow
 }
 
 /// The details of the limit that refused an offline payment, carried by ``PaymentError/limit``.
@@ -126,6 +130,23 @@ public struct EffectiveOfflineLimits: Hashable, Sendable {
     public var storedCountMaximum: SourcedLimit<Int>?
     /// Oldest-stored-age maximum in seconds.
     public var oldestStoredAgeMaximum: SourcedLimit<Double>?
+    /// The processor's device-wide stored-count maximum.
+    public var deviceStoredCountMaximum: SourcedLimit<Int>?
+    /// The processor's offline window in seconds since the device was last online.
+    public var offlineWindowMaximum: SourcedLimit<Double>?
+
+    /// Creates effective limits.
+    public init(perPaymentMaximum: [Currency: SourcedLimit<Int64>] = [:],
+                storedTotalMaximum: [Currency: SourcedLimit<Int64>] = [:],
+                storedCountMaximum: SourcedLimit<Int>? = nil, oldestStoredAgeMaximum: SourcedLimit<Double>? = nil,
+                deviceStoredCountMaximum: SourcedLimit<Int>? = nil, offlineWindowMaximum: SourcedLimit<Double>? = nil) {
+        self.perPaymentMaximum = perPaymentMaximum
+        self.storedTotalMaximum = storedTotalMaximum
+        self.storedCountMaximum = storedCountMaximum
+        self.oldestStoredAgeMaximum = oldestStoredAgeMaximum
+        self.deviceStoredCountMaximum = deviceStoredCountMaximum
+        self.offlineWindowMaximum = offlineWindowMaximum
+    }
 }
 
 extension OfflineRiskLimits {
@@ -152,6 +173,8 @@ extension OfflineRiskLimits {
                 processor?.storedCountMaximum.map { SourcedLimit($0, source: source) }),
             oldestStoredAgeMaximum: SourcedLimit.tighter(
                 oldestStoredAgeMaximum.map { SourcedLimit($0, source: .tender) },
-                processor?.storedAgeMaximum.map { SourcedLimit($0, source: source) }))
+                processor?.storedAgeMaximum.map { SourcedLimit($0, source: source) }),
+            deviceStoredCountMaximum: processor?.deviceStoredCountMaximum.map { SourcedLimit($0, source: source) },
+            offlineWindowMaximum: processor?.offlineWindowMaximum.map { SourcedLimit($0, source: source) })
     }
 }

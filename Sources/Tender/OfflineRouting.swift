@@ -86,7 +86,7 @@ public enum OfflineRouter {
                     attempted: Int64, _ message: String) -> PaymentError {
             PaymentError(code, recovery: .goOnline, phase: .routing, message: message,
                          limit: OfflineLimitViolation(kind: kind, source: source, limit: limit, attempted: attempted,
-                                                      currency: kind == .storedCountMaximum || kind == .oldestStoredAge ? nil : currency))
+                                                      currency: kind == .perPaymentMaximum || kind == .storedTotalMaximum ? currency : nil))
         }
         guard let perPayment = limits.perPaymentMaximum[currency], limits.storedTotalMaximum[currency] != nil else {
             return PaymentError(.offlineUnavailable, recovery: .goOnline, phase: .routing,
@@ -109,6 +109,22 @@ public enum OfflineRouter {
             return refuse(.offlineStoredCountExceeded, .storedCountMaximum, countLimit.source,
                           limit: Int64(countLimit.value), attempted: Int64(queue.storedCount + 1),
                           "\(queue.storedCount) payments are already stored offline; the maximum is \(countLimit.value) (\(countLimit.source)).")
+        }
+        if let deviceLimit = limits.deviceStoredCountMaximum {
+            let onDevice = max(queue.deviceStoredCount ?? queue.storedCount, queue.storedCount)
+            if onDevice + 1 > deviceLimit.value {
+                return refuse(.offlineStoredCountExceeded, .deviceStoredCountMaximum, deviceLimit.source,
+                              limit: Int64(deviceLimit.value), attempted: Int64(onDevice + 1),
+                              "\(onDevice) payments are already stored on this device for all accounts; the device maximum is \(deviceLimit.value) (\(deviceLimit.source)).")
+            }
+        }
+        if let window = limits.offlineWindowMaximum, let lastOnline = queue.lastOnlineAt {
+            let offlineFor = now.timeIntervalSince(lastOnline)
+            if offlineFor >= window.value {
+                return refuse(.offlineStoredAgeExceeded, .offlineWindow, window.source,
+                              limit: Int64(window.value), attempted: Int64(offlineFor),
+                              "The device has been offline for \(Int(offlineFor / 60)) minutes; no more offline payments until it goes online (maximum \(Int(window.value / 60)) minutes since last online, \(window.source)).")
+            }
         }
         if let ageLimit = limits.oldestStoredAgeMaximum, let oldest = queue.oldestStoredAt {
             let age = now.timeIntervalSince(oldest)

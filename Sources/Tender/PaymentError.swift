@@ -264,6 +264,13 @@ extension PaymentError.Code {
     public static let unknownReference = Self(rawValue: "unknown_reference")
     /// Capturing or voiding failed.
     public static let captureFailed = Self(rawValue: "capture_failed")
+    /// The authorization expired before it was captured (Stripe releases uncaptured card-present authorizations
+    /// after two days; Square applies the payment's delay action when its `delay_duration` ends): the funds went
+    /// back to the customer and the payment cannot be captured. Take a new payment if it is still owed.
+    public static let authorizationExpired = Self(rawValue: "authorization_expired")
+    /// The authorization must be renewed before it can be captured (Stripe `requires_reauthorization`); capturing
+    /// now fails. Renew it on the server or take a new payment.
+    public static let reauthorizationRequired = Self(rawValue: "reauthorization_required")
     /// A refund failed at the issuer (Stripe `refundFailed`). Tender has no refund flow yet; the code keeps the
     /// vendor's meaning when a refund is reported.
     public static let refundFailed = Self(rawValue: "refund_failed")

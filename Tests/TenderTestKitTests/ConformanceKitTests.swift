@@ -58,8 +58,8 @@ struct DeclineAsSuccessProcessor: PaymentProcessor {
         try await inner.voidPayment(reference: reference, processorPaymentID: processorPaymentID)
     }
     func queueSnapshot() async throws -> OfflineQueueSnapshot { try await inner.queueSnapshot() }
-    func lookUpPayment(reference: String, localID: String?, processorPaymentID: String?) async throws -> ProcessorLookup {
-        try await inner.lookUpPayment(reference: reference, localID: localID, processorPaymentID: processorPaymentID)
+    func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
+        try await inner.lookUpPayment(query)
     }
     func events() -> AsyncStream<ProcessorEvent> { inner.events() }
 }

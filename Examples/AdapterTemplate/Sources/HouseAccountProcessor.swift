@@ -262,8 +262,8 @@ public final class HouseAccountProcessor: PaymentProcessor {
     }
 
     /// What the vendor has for the order number. `notFound` only when neither device nor server knows it.
-    public func lookUpPayment(reference: String, localID: String?, processorPaymentID: String?) async throws
-        -> ProcessorLookup {
+    public func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
+        let reference = query.reference
         guard let charge = await client.charges(orderNumber: reference).first else { return .notFound }
         let settleImmediately = charge.status == .settled
         return .found(ProcessorPaymentUpdate(

@@ -109,11 +109,8 @@ public final class FaultInjectingProcessor: PaymentProcessor, @unchecked Sendabl
     public func queueSnapshot() async throws -> OfflineQueueSnapshot { try await inner.queueSnapshot() }
 
     /// May fail, which recovery must treat as "unknown", never as "not found".
-    public func lookUpPayment(reference: String, localID: String?, processorPaymentID: String?) async throws
-        -> ProcessorLookup {
-        try await withFault(.reconciliation) {
-            try await inner.lookUpPayment(reference: reference, localID: localID, processorPaymentID: processorPaymentID)
-        }
+    public func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
+        try await withFault(.reconciliation) { try await inner.lookUpPayment(query) }
     }
 
     /// Passed through.

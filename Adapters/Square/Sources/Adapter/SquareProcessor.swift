@@ -320,8 +320,8 @@ public final class SquareProcessor: PaymentProcessor {
     /// What Square knows of a payment: the device's offline queue (by local id or reference) first, then the
     /// idempotency key of the attempt (none: Square never saw it), then the server through the lookup service
     /// (nothing there: voided by key, then not found; unreachable: unknown).
-    public func lookUpPayment(reference: String, localID: String?, processorPaymentID: String?) async throws
-        -> ProcessorLookup {
+    public func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
+        let (reference, localID, processorPaymentID) = (query.reference, query.localID, query.processorPaymentID)
         if let payments = try? await client.paymentManager.offlinePaymentQueue.getPayments(),
            let payment = payments.first(where: { localID != nil && $0.localID == localID })
             ?? payments.first(where: { $0.referenceID == reference }) {

@@ -240,8 +240,8 @@ public actor StripeProcessor: PaymentProcessor {
 
     /// Asks the SDK's offline store and Stripe (through the client) for the intent with this reference in its
     /// metadata. `.unknown` when neither can answer; `.notFound` only when Stripe was asked and has none.
-    public func lookUpPayment(reference: String, localID: String?, processorPaymentID: String?) async throws
-        -> ProcessorLookup {
+    public func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
+        let (reference, processorPaymentID) = (query.reference, query.processorPaymentID)
         let known = await candidates(reference: reference)
         let matching = known.merged.filter {
             processorPaymentID == nil || $0.stripeId == nil || $0.stripeId == processorPaymentID

@@ -1,0 +1,261 @@
+import Foundation
+
+/// The offline limits a processor imposes (Stripe's 10,000 USD offline maximum; Square's per-seller
+/// `offlineTransactionAmountLimit`, `offlineTotalStoredAmountLimit` and 24-hour window). Merged with Tender's own
+/// limits by ``OfflineRiskLimits/merged(with:source:)``; the tighter wins.
+public struct ProcessorOfflineLimits: Hashable, Sendable {
+    /// The largest single offline payment per currency, in minor units. A currency missing here has no processor
+    /// per-payment limit (Tender's still applies).
+    public var perPaymentMaximum: [Currency: Int64]
+    /// The largest stored total per currency, in minor units.
+    public var storedTotalMaximum: [Currency: Int64]
+    /// The largest number of stored payments.
+    public var storedCountMaximum: Int?
+    /// How long a payment may stay stored, in seconds, counted from the oldest stored payment.
+    public var storedAgeMaximum: Double?
+    /// The largest number of payments stored on the device for every account and location together (Square's
+    /// 1,000 per device), compared with ``OfflineQueueSnapshot/deviceStoredCount``.
+    public var deviceStoredCountMaximum: Int?
+    /// How long, in seconds, the device may keep taking offline payments counted from when it was last online
+    /// (Square's 24 hours), compared with ``OfflineQueueSnapshot/lastOnlineAt``.
+    public var offlineWindowMaximum: Double?
+
+    /// Creates processor limits.
+    public init(perPaymentMaximum: [Currency: Int64] = [:], storedTotalMaximum: [Currency: Int64] = [:],
+                storedCountMaximum: Int? = nil, storedAgeMaximum: Double? = nil, deviceStoredCountMaximum: Int? = nil,
+                offlineWindowMaximum: Double? = nil) {
+        self.perPaymentMaximum = perPaymentMaximum
+        self.storedTotalMaximum = storedTotalMaximum
+        self.storedCountMaximum = storedCountMaximum
+        self.storedAgeMaximum = storedAgeMaximum
+        self.deviceStoredCountMaximum = deviceStoredCountMaximum
+        self.offlineWindowMaximum = offlineWindowMaximum
+    }
+}
+
+/// What a processor can do, as its adapter reports it.
+public struct ProcessorCapabilities: Hashable, Sendable {
+    /// The processor's name, e.g. `"stripe"`. Used as the ``LimitSource`` of its limits.
+    public var processorName: String
+    /// The processor's offline limits, or `nil` when it cannot take payments offline now (feature off, account
+    /// not opted in, sandbox).
+    public var offlineLimits: ProcessorOfflineLimits?
+    /// The currencies it accepts; `nil` for any.
+    public var supportedCurrencies: Set<Currency>?
+    /// Whether manual capture is supported.
+    public var supportsManualCapture: Bool
+    /// Whether it accepts a tip on the request.
+    public var supportsTips: Bool
+    /// Whether a manual capture may take less than the authorized amount (Stripe `amount_to_capture`). Square's
+    /// `CompletePayment` takes no amount: it captures exactly what was authorized.
+    public var supportsPartialCapture: Bool
+    /// Whether the request's ``PaymentRequest/metadata`` is kept by the processor. When `false`, a request with
+    /// metadata is refused before the processor is called rather than silently dropped.
+    public var supportsMetadata: Bool
+    /// Whether the adapter can refund captured payments (through the app's server or the reader).
+    public var supportsRefunds: Bool
+
+    /// Creates a capability description.
+    public init(processorName: String, offlineLimits: ProcessorOfflineLimits?, supportedCurrencies: Set<Currency>?,
+                supportsManualCapture: Bool = true, supportsTips: Bool = true, supportsPartialCapture: Bool = true,
+                supportsMetadata: Bool = true, supportsRefunds: Bool = false) {
+        self.processorName = processorName
+        self.offlineLimits = offlineLimits
+        self.supportedCurrencies = supportedCurrencies
+        self.supportsManualCapture = supportsManualCapture
+        self.supportsTips = supportsTips
+        self.supportsPartialCapture = supportsPartialCapture
+        self.supportsMetadata = supportsMetadata
+        self.supportsRefunds = supportsRefunds
+    }
+}
+
+/// What an adapter tells the core about one payment: a state it reached and what it learned on the way.
+public struct ProcessorPaymentUpdate: Hashable, Sendable {
+    /// The app's reference of the payment.
+    public var reference: String
+    /// The state the processor reports.
+    public var state: PaymentState
+    /// The route, once known (a `preferOnline` payment may fall back to offline).
+    public var route: PaymentRoute?
+    /// The processor's id (Stripe `stripeId`, Square `id`), once known.
+    public var processorPaymentID: String?
+    /// The processor's device-local id (Square `localID`), once known.
+    public var localID: String?
+    /// Card details for the receipt, once known.
+    public var card: CardDetails?
+    /// The error, for failed, declined or unknown outcomes.
+    public var error: PaymentError?
+    /// When the vendor stored the payment offline (Stripe `offlineDetails.storedAt`, Square `createdAt`), if known.
+    /// The core keeps it as ``PaymentSession/storedAt``; the stored-age limit uses it.
+    public var storedAt: Date?
+    /// The vendor's deadline for capturing an authorized payment, if known.
+    public var captureBefore: Date?
+
+    /// Creates an update.
+    public init(reference: String, state: PaymentState, route: PaymentRoute? = nil, processorPaymentID: String? = nil,
+                localID: String? = nil, card: CardDetails? = nil, error: PaymentError? = nil, storedAt: Date? = nil,
+                captureBefore: Date? = nil) {
+        self.reference = reference
+        self.state = state
+        self.route = route
+        self.processorPaymentID = processorPaymentID
+        self.localID = localID
+        self.card = card
+        self.error = error
+        self.storedAt = storedAt
+        self.captureBefore = captureBefore
+    }
+}
+
+/// Receives an adapter's intermediate updates during ``PaymentProcessor/startPayment(_:routing:attempt:updates:)``.
+/// The core validates and durably records each one before it returns, so an adapter should `await` it before
+/// taking the next step. If it throws (the ledger could not record), the adapter should stop and rethrow.
+public typealias PaymentUpdateHandler = @Sendable (ProcessorPaymentUpdate) async throws -> Void
+
+/// What the core knows of a payment it asks an adapter to start or retry.
+///
+/// Two numbers matter. ``number`` counts the calls for the reference. ``paymentAttempt`` names the vendor payment:
+/// it stays the same while an outcome is not definite (a timeout, a nil intent, a crash, a lookup that cannot
+/// answer), so the adapter continues the same vendor payment (Stripe: the same PaymentIntent, following seed 002's
+/// processing-failure table; Square: the same `paymentAttemptID`); it grows only after a definite decline, failure
+/// or cancellation with nothing charged, when the adapter starts a new vendor payment.
+public struct PaymentAttempt: Hashable, Sendable {
+    /// 1 for the first call for this reference; more when the same reference is taken again.
+    public var number: Int
+    /// Which vendor payment of the reference this is (``PaymentSession/paymentAttempt``): 1 for the first.
+    public var paymentAttempt: Int
+    /// The processor id recorded from an earlier call for this vendor payment, if any.
+    public var processorPaymentID: String?
+    /// The device-local id recorded from an earlier call for this vendor payment, if any.
+    public var localID: String?
+    /// The state the earlier call left the session in, if any (``PaymentState/created`` for a new vendor payment
+    /// after a definite ending).
+    public var previousState: PaymentState?
+
+    /// Creates an attempt description.
+    public init(number: Int = 1, paymentAttempt: Int = 1, processorPaymentID: String? = nil, localID: String? = nil,
+                previousState: PaymentState? = nil) {
+        self.number = number
+        self.paymentAttempt = paymentAttempt
+        self.processorPaymentID = processorPaymentID
+        self.localID = localID
+        self.previousState = previousState
+    }
+
+    /// Whether an earlier call may have started this vendor payment: the adapter must find and continue it,
+    /// never create a second one.
+    public var continuesEarlierPayment: Bool {
+        guard number > 1, let previousState else { return false }
+        return previousState != .created || processorPaymentID != nil || localID != nil
+    }
+
+    /// The identifier of this vendor payment derived from the app's reference: the reference itself for the first
+    /// vendor payment (so ledgers written before attempts existed keep their ids), `"<reference>#<n>"` after.
+    /// Square's `paymentAttemptID` (and its idempotency) uses it.
+    public func vendorAttemptID(reference: String) -> String {
+        Self.vendorAttemptID(reference: reference, paymentAttempt: paymentAttempt)
+    }
+
+    /// ``vendorAttemptID(reference:)`` for a given vendor payment number.
+    public static func vendorAttemptID(reference: String, paymentAttempt: Int) -> String {
+        paymentAttempt <= 1 ? reference : "\(reference)#\(paymentAttempt)"
+    }
+}
+
+/// What the core asks a processor about one payment during recovery, reconciliation or an abandonment.
+public struct PaymentLookupQuery: Hashable, Sendable {
+    /// The app's reference.
+    public var reference: String
+    /// The vendor payment of the reference (``PaymentSession/paymentAttempt``).
+    public var paymentAttempt: Int
+    /// The device-local id, if recorded.
+    public var localID: String?
+    /// The processor id, if recorded.
+    public var processorPaymentID: String?
+    /// The state the ledger has.
+    public var recordedState: PaymentState
+    /// The route recorded, if any.
+    public var route: PaymentRoute?
+    /// Automatic or manual capture.
+    public var captureMode: CaptureMode
+    /// When the current vendor payment was first recorded: a processor with an eventually consistent search
+    /// answers ``ProcessorLookup/unknown`` for an empty search until its consistency window has passed since then.
+    public var since: Date
+
+    /// Creates a query.
+    public init(reference: String, paymentAttempt: Int = 1, localID: String? = nil, processorPaymentID: String? = nil,
+                recordedState: PaymentState = .outcomeUnknown, route: PaymentRoute? = nil,
+                captureMode: CaptureMode = .automatic, since: Date = .distantPast) {
+        self.reference = reference
+        self.paymentAttempt = paymentAttempt
+        self.localID = localID
+        self.processorPaymentID = processorPaymentID
+        self.recordedState = recordedState
+        self.route = route
+        self.captureMode = captureMode
+        self.since = since
+    }
+
+    /// The query for a recorded session.
+    public init(_ session: PaymentSession) {
+        let started = session.transitions.last { $0.to == .created }?.at ?? session.createdAt
+        self.init(reference: session.reference, paymentAttempt: session.paymentAttempt, localID: session.localID,
+                  processorPaymentID: session.processorPaymentID, recordedState: session.state, route: session.route,
+                  captureMode: session.captureMode, since: started)
+    }
+
+    /// ``PaymentAttempt/vendorAttemptID(reference:)`` of this vendor payment.
+    public var vendorAttemptID: String {
+        PaymentAttempt.vendorAttemptID(reference: reference, paymentAttempt: paymentAttempt)
+    }
+}
+
+/// What a processor knows of a payment, for recovery after a restart.
+public enum ProcessorLookup: Hashable, Sendable {
+    /// The processor holds the payment in this state. A state that is not an outcome (``PaymentState/collecting``,
+    /// ``PaymentState/processing``) means "it exists and is not finished": a retry continues it.
+    case found(ProcessorPaymentUpdate)
+    /// The processor can prove it never received the payment (for example an id it issued that it reports missing
+    /// after its consistency window): nothing was charged and nothing can be. Never answer this for an empty search
+    /// inside the consistency window, or when the device may still hold the payment.
+    case notFound
+    /// The processor cannot tell now (offline, a lagging search, records it cannot read). The session stays as it
+    /// is, unknown, and is reconciled later; never read as "not charged".
+    case unknown
+}
+
+/// An event a processor reports outside any one call.
+public enum ProcessorEvent: Hashable, Sendable {
+    /// The device's connection to the processor changed.
+    case networkStatusChanged(NetworkStatus)
+    /// The reader asks the customer to present a card in one of these ways.
+    case readerInputRequested(ReaderInputOptions)
+    /// The reader asks the app to show a message.
+    case readerMessage(ReaderDisplayMessage)
+    /// The reader connection changed.
+    case readerConnectionChanged(ReaderConnectionStatus)
+    /// The reader disconnected.
+    case readerDisconnected(ReaderDisconnectReason)
+    /// Automatic reconnection started after an unexpected disconnect.
+    case readerReconnectStarted(ReaderDisconnectReason)
+    /// Automatic reconnection succeeded.
+    case readerReconnectSucceeded
+    /// Automatic reconnection failed; the reader is disconnected.
+    case readerReconnectFailed
+    /// A software update is available (optional or required).
+    case softwareUpdateAvailable(ReaderSoftwareUpdate)
+    /// A software update is installing; progress 0...1.
+    case softwareUpdateProgress(Double)
+    /// A software update finished; `nil` on success.
+    case softwareUpdateFinished(PaymentError?)
+    /// The reader's battery level changed (0...1).
+    case batteryLevelChanged(level: Double, isCharging: Bool)
+    /// A stored payment was forwarded, declined after forwarding, or failed to forward.
+    case paymentForwarded(ProcessorPaymentUpdate)
+    /// Forwarding failed for a reason not tied to one payment (credentials, account mismatch).
+    case forwardingError(PaymentError)
+    /// The offline queue changed (counts or amounts).
+    case offlineQueueChanged
+}
+
