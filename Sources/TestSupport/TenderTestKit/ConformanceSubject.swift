@@ -10,6 +10,26 @@ public enum ConformanceCard: String, Hashable, Sendable, CaseIterable {
     case declineWhenForwarded
 }
 
+/// A fault the real vendors have, injected by a ``ConformanceEnvironment`` into its simulated vendor. Every adapter,
+/// third-party ones included, is tested against them: Tender's promise (no payment lost, no card charged twice)
+/// must hold through each.
+public enum ConformanceFault: Hashable, Sendable {
+    /// The next authorization request (Stripe confirm, Square processing) times out before the vendor receives it:
+    /// nothing is charged, and the SDK reports a timeout whose outcome it cannot know.
+    case confirmNotReceived
+    /// The next authorization request reaches the vendor and is approved, but its answer is lost (a timeout).
+    case answerLostAfterCharge
+    /// The vendor's server-side search lags: a payment appears in (or changes in) search results only `seconds`
+    /// after it was created or changed there. Lookups by a vendor id stay consistent.
+    case searchLag(seconds: Double)
+    /// The next card presentation waits until ``ConformanceEnvironment/releaseHeld()``: collection is in progress
+    /// (a task can be cancelled mid-collect).
+    case holdNextCard
+    /// The next authorization request waits until ``ConformanceEnvironment/releaseHeld()`` before the vendor acts on
+    /// it (a task can be cancelled mid-confirm; the vendor then still charges).
+    case holdNextAuthorization
+}
+
 /// One fresh simulated vendor with an adapter on top: what the conformance suite drives.
 ///
 /// An adapter author implements this over their simulator (see `Examples/AdapterTemplate` and the Stripe and Square
@@ -28,8 +48,25 @@ public protocol ConformanceEnvironment: Sendable {
     func presentNextCard(_ card: ConformanceCard) async
     /// Lets the simulated vendor forward every stored payment now (the network is on).
     func forwardStoredPayments() async
-    /// How many times the processor side has charged this reference (authorized or accepted when forwarded).
+    /// How many times the processor side has charged this reference (authorized or accepted when forwarded),
+    /// counting every vendor payment of the reference (every payment attempt).
     func charges(reference: String) async -> Int
+
+    /// Injects a fault into the simulated vendor (see ``ConformanceFault``).
+    func inject(_ fault: ConformanceFault) async
+    /// Lets a held card presentation or authorization proceed (``ConformanceFault/holdNextCard``,
+    /// ``ConformanceFault/holdNextAuthorization``).
+    func releaseHeld() async
+    /// Whether a held card presentation or authorization is waiting now (the check polls it to know the payment
+    /// reached that point).
+    func isHolding() async -> Bool
+    /// Moves the environment's clock forward (consistency windows, forwarding schedules, authorization expiry).
+    func advanceClock(by seconds: Double) async
+    /// Simulates an app relaunch: the vendor SDK forgets every object it handed the app (Stripe PaymentIntent
+    /// objects, Square payment handles) while keeping what it persists (its offline store, payments it processed),
+    /// and a fresh adapter is created over it, as after a process restart. Returns the new adapter; the environment's
+    /// ``processor`` is the new one afterwards.
+    func relaunch() async throws -> any PaymentProcessor
 }
 
 /// Makes environments for the conformance suite.
