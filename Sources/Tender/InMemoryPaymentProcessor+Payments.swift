@@ -166,6 +166,26 @@ extension InMemoryPaymentProcessor {
 
     /// Refunds through the in-memory "server": idempotent by key, never beyond what was captured.
     public func refundPayment(_ request: RefundRequest, throughReader: Bool) async throws -> RefundResult {
+        let fault = state.withLock { s -> RefundFault? in defer { s.refundFault = nil }; return s.refundFault }
+        switch fault {
+        case .unreachable:
+            throw PaymentError(.networkUnavailable, recovery: .goOnline, phase: .refund,
+                               message: "The refund server cannot be reached.")
+        case .refused:
+            throw PaymentError(.refundFailed, recovery: .none, phase: .refund, message: "The processor refused the refund.",
+                               vendor: .init(processor: name, name: "refundRefused"))
+        case .answerLost, nil:
+            break
+        }
+        let result = try refundNow(request)
+        if fault == .answerLost {
+            throw PaymentError(.timedOut, recovery: .retrySamePayment, phase: .refund,
+                               message: "The refund request timed out.")
+        }
+        return result
+    }
+
+    private func refundNow(_ request: RefundRequest) throws -> RefundResult {
         try state.withLock { s in
             if let existing = s.refunds[request.idempotencyKey] { return existing }
             guard let payment = s.held.values.first(where: { $0.id == request.processorPaymentID }),

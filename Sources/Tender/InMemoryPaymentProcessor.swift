@@ -12,6 +12,16 @@ import Foundation
 /// would hold, so tests can check that every reference was charged at most once. Payments are keyed by vendor
 /// attempt (``PaymentAttempt/vendorAttemptID(reference:)``), like Square's `paymentAttemptID`.
 public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendable {
+    /// A fault of the next refund request.
+    public enum RefundFault: Hashable, Sendable {
+        /// The server cannot be reached: nothing is refunded, the outcome is unknown to the app.
+        case unreachable
+        /// The server refunds, then the answer is lost.
+        case answerLost
+        /// The server refuses the refund.
+        case refused
+    }
+
     /// How the next presented card behaves.
     public enum Card: Hashable, Sendable {
         /// Approved.
@@ -65,6 +75,10 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
         var refunded: [String: Int64] = [:]   // by processor payment id
         var sequence = 0
         var searchLag: Double = 0
+        var refundFault: RefundFault?
+        var supportsPartialCapture = true
+        var supportsMetadata = true
+        var reportsForwardingAsEvents = true
         var holdNextCard = false
         var holdNextAuthorization = false
         var calls: [String] = []
@@ -128,6 +142,21 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
         state.withLock { $0.pendingFault = fault }
     }
 
+    /// Makes the next refund request fail as `fault` says.
+    public func injectRefundFault(_ fault: RefundFault) { state.withLock { $0.refundFault = fault } }
+
+    /// Changes what ``capabilities()`` reports: partial capture (Square cannot) and metadata (kept or not).
+    public func setCapabilities(partialCapture: Bool = true, metadata: Bool = true) {
+        state.withLock {
+            $0.supportsPartialCapture = partialCapture
+            $0.supportsMetadata = metadata
+        }
+    }
+
+    /// With `false`, forwarding results are not sent as events: like Square, the processor reports them only in
+    /// its queue (``queueSnapshot()``), so they are seen only if someone reads it.
+    public func setReportsForwardingAsEvents(_ value: Bool) { state.withLock { $0.reportsForwardingAsEvents = value } }
+
     /// Makes the processor's search lag: a payment appears in lookups (or changes there) only `seconds` after it
     /// was created or changed.
     public func setSearchLag(seconds: Double) { state.withLock { $0.searchLag = seconds } }
@@ -189,8 +218,10 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
             }
             return out
         }
-        for update in results { emitter.emit(.paymentForwarded(update)) }
-        if !results.isEmpty { emitter.emit(.offlineQueueChanged) }
+        if state.withLock({ $0.reportsForwardingAsEvents }) {
+            for update in results { emitter.emit(.paymentForwarded(update)) }
+            if !results.isEmpty { emitter.emit(.offlineQueueChanged) }
+        }
         return results.count
     }
 
@@ -198,8 +229,10 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
 
     /// Reports the offline limits given at creation; refunds are supported.
     public func capabilities() async -> ProcessorCapabilities {
-        ProcessorCapabilities(processorName: name, offlineLimits: state.withLock { $0.offlineLimits },
-                              supportedCurrencies: nil, supportsRefunds: true)
+        let s = state.current
+        return ProcessorCapabilities(processorName: name, offlineLimits: s.offlineLimits, supportedCurrencies: nil,
+                                     supportsPartialCapture: s.supportsPartialCapture,
+                                     supportsMetadata: s.supportsMetadata, supportsRefunds: true)
     }
 
     /// The simulated network's status.
