@@ -35,5 +35,5 @@ public struct Credential: Sendable, Hashable, CustomStringConvertible, CustomDeb
     }
 
     /// ``scrub(_:)`` for an optional string.
-    func scrub(_ text: String?) -> String? { text.map(scrub) }
+    func scrubbed(_ text: String?) -> String? { text.map { scrub($0) } }
 }

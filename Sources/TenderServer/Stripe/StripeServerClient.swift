@@ -117,9 +117,9 @@ public struct StripeServerClient: Sendable, CustomStringConvertible {
             }
             let error = envelope.error
             return .failure(.api(status: response.status, vendor: .init(
-                code: secretKey.scrub(error.code), category: secretKey.scrub(error.type),
-                declineCode: secretKey.scrub(error.declineCode), message: secretKey.scrub(error.message),
-                field: secretKey.scrub(error.param), requestID: requestID)))
+                code: secretKey.scrubbed(error.code), category: secretKey.scrubbed(error.type),
+                declineCode: secretKey.scrubbed(error.declineCode), message: secretKey.scrubbed(error.message),
+                field: secretKey.scrubbed(error.param), requestID: requestID)))
         }
         do {
             return .success(try JSONDecoder().decode(T.self, from: response.body))
