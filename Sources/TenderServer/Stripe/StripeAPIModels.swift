@@ -81,7 +81,7 @@ extension StripeAPI {
         /// `metadata`.
         public var metadata: [String: String]
         /// `payment_method_types`.
-        public var paymentMethodTypes: [String]
+        public var paymentMethodTypes: [String]?
         /// `status`: `requires_payment_method`, `requires_confirmation`, `requires_action`, `processing`,
         /// `requires_capture`, `canceled`, `succeeded`.
         public var status: String

@@ -81,7 +81,7 @@ extension StripeServerClient {
         case .failure(let failure):
             let error = StripeErrorTable.paymentError(failure, operation: "Capturing \(id)", phase: .capture)
             guard Self.mayAlreadyBeDone(failure), let current = try? await retrievePaymentIntent(id: id),
-                  current.status == "succeeded", current.amountReceived == amount.minorUnits,
+                  current.status == "succeeded", Self.capturedAmount(current) == amount.minorUnits,
                   current.currency == amount.currency.lowercasedCode else { throw error }
             return current
         }
@@ -108,6 +108,14 @@ extension StripeServerClient {
                   current.status == "canceled" else { throw error }
             return current
         }
+    }
+
+    /// What the intent captured: `amount_received` (always reported by Stripe), else the latest charge's
+    /// `amount_captured`, else its amount when captured (servers that report neither field).
+    static func capturedAmount(_ intent: StripeAPI.PaymentIntent) -> Int64? {
+        if let received = intent.amountReceived { return received }
+        guard let charge = intent.latestCharge?.object, charge.captured else { return nil }
+        return charge.amountCaptured ?? charge.amount
     }
 
     /// A refusal that may mean "already done": an invalid-request error that is not an idempotency conflict.
