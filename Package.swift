@@ -13,6 +13,8 @@ let package = Package(
         // The adapters (client protocol, mapping, error table, processor).
         .library(name: "TenderStripe", targets: ["TenderStripe"]),
         .library(name: "TenderSquare", targets: ["TenderSquare"]),
+        // The server half: Stripe's and Square's REST APIs for capture, void, refunds, lookups and connection tokens.
+        .library(name: "TenderServer", targets: ["TenderServer"]),
         // The simulators: faithful models of each vendor SDK for tests, previews and the demo. Not for shipping apps.
         .library(name: "TenderStripeSimulator", targets: ["TenderStripeSimulator"]),
         .library(name: "TenderSquareSimulator", targets: ["TenderSquareSimulator"]),
@@ -65,13 +67,21 @@ let package = Package(
             path: "Adapters/Square/Tests/AdapterTests"
         ),
 
+        // MARK: Server (Stripe and Square REST, URLSession only)
+        .target(name: "TenderServer", dependencies: ["Tender", "TenderStripe", "TenderSquare"], path: "Sources/TenderServer"),
+        .testTarget(
+            name: "TenderServerTests",
+            dependencies: ["TenderServer", "Tender", "TenderStripe", "TenderSquare"],
+            path: "Tests/TenderServerTests"
+        ),
+
         // MARK: Test support
         .target(name: "TenderTestKit", dependencies: ["Tender"], path: "Sources/TestSupport/TenderTestKit"),
 
         // MARK: Tools
         .executableTarget(
             name: "tender-docgen",
-            dependencies: ["Tender", "TenderStripe", "TenderSquare"],
+            dependencies: ["Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator"],
             path: "Sources/Tools/tender-docgen"
         ),
         .executableTarget(
