@@ -81,7 +81,7 @@ let package = Package(
         // MARK: Tools
         .executableTarget(
             name: "tender-docgen",
-            dependencies: ["Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator"],
+            dependencies: ["Tender", "TenderStripe", "TenderSquare"],
             path: "Sources/Tools/tender-docgen"
         ),
         .executableTarget(
