@@ -6,6 +6,12 @@ import Testing
 /// to the backend seam. Serialized: the backend slot is process-global.
 @Suite("Square surface mirror behaviour", .serialized)
 struct MirrorBehaviourTests {
+    /// What ``RecordingSurfaceBackend`` answers for `request`.
+    private func text(_ request: SurfaceText) -> String { "text:\(request)" }
+
+    /// One case, as the backend sees it.
+    private func the(_ type: String, _ name: String) -> SurfaceCase { SurfaceCase(type: type, name: name) }
+
     /// Installs a fresh recording backend for one test.
     private func withBackend<T>(_ backend: RecordingSurfaceBackend = RecordingSurfaceBackend(),
                                 _ body: (RecordingSurfaceBackend) throws -> T) rethrows -> T {
@@ -84,7 +90,7 @@ struct MirrorBehaviourTests {
             #expect(Money(amount: 5, currency: .EUR) == Money(amount: 5, currency: .EUR))
             #expect(Money(amount: 5, currency: .EUR) != Money(amount: 5, currency: .GBP))
             #expect(Set([Money(amount: 5, currency: .EUR), Money(amount: 5, currency: .EUR)]).count == 1)
-            #expect(total.description == "text:\(SurfaceText.moneyDescription(amount: 150, currency: SurfaceCase(type: "Currency", name: "JPY")))")
+            #expect(total.description == text(.moneyDescription(amount: 150, currency: the("Currency", "JPY"))))
             #expect(backend.textRequests.count == 1)
         }
     }
@@ -98,7 +104,8 @@ struct MirrorBehaviourTests {
             #expect(CardInputMethods().isEmpty && !methods.isEmpty)
             #expect(methods.union(.swipe) == CardInputMethods([.chip, .contactless, .swipe]))
             #expect(Set([methods, CardInputMethods([.chip, .contactless])]).count == 1)
-            #expect(methods.description == "text:\(SurfaceText.optionSetDescription(type: "CardInputMethods", rawValue: methods.rawValue, members: ["chip", "contactless"]))")
+            #expect(methods.description == text(.optionSetDescription(
+                type: "CardInputMethods", rawValue: methods.rawValue, members: ["chip", "contactless"])))
 
             #expect(AdditionalPaymentMethods.all.contains(.cash) && AdditionalPaymentMethods.all.contains(.keyed)
                 && AdditionalPaymentMethods.all.contains(.tapToPay))
@@ -117,8 +124,7 @@ struct MirrorBehaviourTests {
             #expect(PaymentStatus.completed.description == "<completed>")
             #expect(PromptMode.default.description == "<default>")
             #expect(backend.textRequests == [
-                .description(SurfaceCase(type: "PaymentStatus", name: "completed")),
-                .description(SurfaceCase(type: "PromptMode", name: "default")),
+                .description(the("PaymentStatus", "completed")), .description(the("PromptMode", "default")),
             ])
             let encoded = try JSONEncoder().encode([CardBrand.interac, .visa])
             #expect(String(decoding: encoded, as: UTF8.self) == #"["interac","visa"]"#)
@@ -127,7 +133,7 @@ struct MirrorBehaviourTests {
                 try JSONDecoder().decode([OfflineStatus].self, from: Data(#"["forwarded"]"#.utf8))
             }
             #expect(Currency.USD.currencyCode == "USD")
-            #expect(Currency.unknown.currencyCode == "text:\(SurfaceText.currencyCode(SurfaceCase(type: "Currency", name: "unknown")))")
+            #expect(Currency.unknown.currencyCode == text(.currencyCode(the("Currency", "unknown"))))
             #expect(Currency("<GBP>") == .GBP, "LosslessStringConvertible round-trips description")
             #expect(Currency("GBP?") == nil)
             // Square's published raw values for ProcessingMode, kept; all others are the mirror's own.
@@ -147,9 +153,9 @@ struct MirrorBehaviourTests {
             #expect(AuthorizationError(rawValue: (AuthorizationError.noNetwork as NSError).code) == .noNetwork)
             let queueError = OfflinePaymentQueueError.unsupportedSandboxEnvironment
             let info = queueError.debugInfo
-            #expect(info.code == "text:\(SurfaceText.debugCode(SurfaceCase(type: "OfflinePaymentQueueError", name: "unsupportedSandboxEnvironment")))")
-            #expect(info.message.hasPrefix("text:debugMessage"))
-            #expect(queueError.errorDescription == "text:\(SurfaceText.errorDescription(SurfaceCase(type: "OfflinePaymentQueueError", name: "unsupportedSandboxEnvironment")))")
+            let value = the("OfflinePaymentQueueError", "unsupportedSandboxEnvironment")
+            #expect(info.code == text(.debugCode(value)) && info.message == text(.debugMessage(value)))
+            #expect(queueError.errorDescription == text(.errorDescription(value)))
             #expect(backend.textRequests.count == 3)
         }
     }
@@ -171,9 +177,8 @@ struct MirrorBehaviourTests {
                 SurfaceReaderUnavailableReasonInfo(reason: .bluetoothDisabled, title: "t", detail: "d"))
             _ = status.localizedTitle(for: .contactlessAndChip)
             #expect(backend.textRequests.last == .readerStatusTitle(
-                status: SurfaceCase(type: "ReaderStatus", name: "readerUnavailable"),
-                reason: SurfaceCase(type: "ReaderUnavailableReason", name: "bluetoothDisabled"),
-                model: SurfaceCase(type: "ReaderModel", name: "contactlessAndChip")))
+                status: the("ReaderStatus", "readerUnavailable"), reason: the("ReaderUnavailableReason", "bluetoothDisabled"),
+                model: the("ReaderModel", "contactlessAndChip")))
 
             var canceled = 0
             let parameters = PaymentParameters(paymentAttemptID: "a", amountMoney: amount, processingMode: .onlineOnly)

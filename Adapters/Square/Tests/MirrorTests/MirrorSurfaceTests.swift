@@ -48,7 +48,8 @@ struct MirrorSurfaceTests {
     func mirrorMatchesReference() throws {
         let fixture = try SurfaceFixture.load()
         let (mismatches, matched) = fixture.compare()
-        #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.map(\.description).joined(separator: "\n"))")
+        let listing = mismatches.map(\.description).joined(separator: "\n")
+        #expect(mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(listing)")
 
         let reference = fixture.reference
         let members = reference.types.reduce(0) { $0 + $1.members.count }
@@ -83,16 +84,22 @@ struct MirrorSurfaceCheckFailsTests {
         _ = try fixture.graph.index(of: path)
         let mismatches = fixture.mismatches { graph in
             let index = try! graph.index(of: path)
-            graph.symbols[index].declaration = "func getIdempotencyKey(withPaymentAttemptID paymentAttemptId: String) -> String?"
+            graph.symbols[index].declaration =
+                "func getIdempotencyKey(withPaymentAttemptID paymentAttemptId: String) -> String?"
         }
-        #expect(mismatches.contains { $0.kind == .missingMember && $0.type == "PaymentManager" && $0.detail.contains("withPaymentAttemptId") })
-        #expect(mismatches.contains { $0.kind == .extraMember && $0.type == "PaymentManager" && $0.detail.contains("withPaymentAttemptID") })
+        #expect(mismatches.contains {
+            $0.kind == .missingMember && $0.type == "PaymentManager" && $0.detail.contains("withPaymentAttemptId")
+        })
+        #expect(mismatches.contains {
+            $0.kind == .extraMember && $0.type == "PaymentManager" && $0.detail.contains("withPaymentAttemptID")
+        })
     }
 
     @Test("optionality, static, @discardableResult, throws and get/set are significant", arguments: [
         (["PaymentParameters", "tipMoney"], "var tipMoney: any MoneyAmount"),
         (["MobilePaymentsSDK", "shared"], "var shared: any SDKManager { get }"),
-        (["ReaderManager", "startPairing(with:)"], "func startPairing(with delegate: any ReaderPairingDelegate) -> (any PairingHandle)?"),
+        (["ReaderManager", "startPairing(with:)"],
+         "func startPairing(with delegate: any ReaderPairingDelegate) -> (any PairingHandle)?"),
         (["AdditionalPaymentMethod", "triggerPayment(with:)"], "func triggerPayment(with source: any PaymentSource)"),
         (["PaymentHandle", "payment"], "var payment: any Payment { get set }"),
         (["PromptParameters", "mode"], "var mode: PromptMode"),
@@ -121,7 +128,9 @@ struct MirrorSurfaceCheckFailsTests {
         }
         #expect(removed.contains { $0.kind == .missingMember && $0.type == "PaymentHandle" })
         #expect(removed.contains { $0.kind == .missingCase && $0.type == "PaymentError" && $0.detail == "timedOut" })
-        #expect(removed.contains { $0.kind == .missingConformance && $0.type == "PaymentStatus" && $0.detail == "Decodable" })
+        #expect(removed.contains {
+            $0.kind == .missingConformance && $0.type == "PaymentStatus" && $0.detail == "Decodable"
+        })
     }
 
     @Test("an added type or case is reported")
@@ -130,17 +139,39 @@ struct MirrorSurfaceCheckFailsTests {
         let added = fixture.mismatches { graph in
             graph.symbols.append(.init(usr: "s:extra", kind: "swift.struct", path: ["Terminal"],
                                        declaration: "struct Terminal", accessLevel: "public"))
-            graph.symbols.append(.init(usr: "s:case", kind: "swift.enum.case", path: ["PaymentError", "idempotencyKeyReused"],
+            graph.symbols.append(.init(usr: "s:case", kind: "swift.enum.case",
+                                       path: ["PaymentError", "idempotencyKeyReused"],
                                        declaration: "case idempotencyKeyReused", accessLevel: "public"))
         }
         #expect(added.contains { $0.kind == .extraType && $0.type == "Terminal" })
         #expect(added.contains { $0.kind == .extraCase && $0.detail == "idempotencyKeyReused" })
     }
 
+    @Test("type-level changes are reported: kind, declaration, superclass, an added conformance")
+    func typeLevel() throws {
+        let fixture = try SurfaceFixture.load()
+        let mismatches = fixture.mismatches { graph in
+            let money = graph.symbols.firstIndex { $0.path == ["Money"] }!
+            graph.symbols[money].kind = "swift.struct"
+            let payment = graph.symbols.firstIndex { $0.path == ["Payment"] }!
+            graph.symbols[payment].declaration = "protocol Payment : AnyObject"
+            let parameters = graph.symbols.first { $0.path == ["PaymentParameters"] }!
+            graph.relationships.removeAll { $0.kind == "inheritsFrom" && $0.source == parameters.usr }
+            let state = graph.symbols.first { $0.path == ["AuthorizationState"] }!
+            graph.relationships.append(.init(kind: "conformsTo", source: state.usr, target: "s:s8SendableP",
+                                             targetFallback: "Swift.Sendable"))
+        }
+        #expect(mismatches.contains { $0.kind == .kindDiffers && $0.type == "Money" })
+        #expect(mismatches.contains { $0.kind == .declarationDiffers && $0.type == "Payment" })
+        #expect(mismatches.contains { $0.kind == .superclassDiffers && $0.type == "PaymentParameters" })
+        #expect(mismatches.contains { $0.kind == .extraConformance && $0.type == "AuthorizationState" && $0.detail == "Sendable" })
+    }
+
     @Test("requirement versus extension, and optional requirements, are checked")
     func protocolRoles() throws {
         let fixture = try SurfaceFixture.load()
-        let didFinish = try fixture.graph.symbols[fixture.graph.index(of: ["PaymentManagerDelegate", "paymentManager(_:didFinish:)"])]
+        let didFinishPath = ["PaymentManagerDelegate", "paymentManager(_:didFinish:)"]
+        let didFinish = try fixture.graph.symbols[fixture.graph.index(of: didFinishPath)]
         let defaults = fixture.graph.symbols.filter {
             $0.path == ["PaymentManagerDelegate", "paymentManager(_:didStart:)"]
         }
@@ -158,7 +189,9 @@ struct MirrorSurfaceCheckFailsTests {
     func doctoredReference() throws {
         var fixture = try SurfaceFixture.load()
         let parameters = try #require(fixture.reference.types.firstIndex { $0.name == "PaymentParameters" })
-        let note = try #require(fixture.reference.types[parameters].members.firstIndex { $0.swift == "@objc var note: String?" })
+        let note = try #require(fixture.reference.types[parameters].members.firstIndex {
+            $0.swift == "@objc var note: String?"
+        })
         fixture.reference.types[parameters].members[note].swift = "@objc var note: String"
         let settings = try #require(fixture.reference.types.firstIndex { $0.name == "SettingsManager" })
         fixture.reference.types[settings].members.removeAll { $0.swift.contains("updateTrackingConsent") }

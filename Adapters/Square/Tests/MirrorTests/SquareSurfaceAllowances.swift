@@ -51,8 +51,10 @@ enum SquareSurfaceAllowances {
         allowances.spellingOverrides = [
             .init(
                 type: "AuthorizationManager",
-                reference: "@objc func authorize(accessToken: String, locationID: String, completion: @escaping (Error?) -> Void)",
-                mirror: "func authorize(withAccessToken accessToken: String, locationID: String, completion: @escaping (Error?) -> Void)",
+                reference: "@objc func authorize(accessToken: String, locationID: String, "
+                    + "completion: @escaping (Error?) -> Void)",
+                mirror: "func authorize(withAccessToken accessToken: String, locationID: String, "
+                    + "completion: @escaping (Error?) -> Void)",
                 reason: importSpelling
             ),
             .init(
@@ -69,8 +71,10 @@ enum SquareSurfaceAllowances {
             ),
             .init(
                 type: "SettingsManager",
-                reference: "@objc func presentSettings(viewController: UIViewController, completion: @escaping (Error?) -> Void)",
-                mirror: "func presentSettings(with viewController: UIViewController, completion: @escaping (Error?) -> Void)",
+                reference: "@objc func presentSettings(viewController: UIViewController, "
+                    + "completion: @escaping (Error?) -> Void)",
+                mirror: "func presentSettings(with viewController: UIViewController, "
+                    + "completion: @escaping (Error?) -> Void)",
                 reason: importSpelling
             ),
             .init(
@@ -85,7 +89,7 @@ enum SquareSurfaceAllowances {
             "Copyable": "implicit for every Swift type; never printed as a relationship",
             "SendableMetatype": "implied by Sendable; listed only where the mirror is Sendable",
             "CVarArg": "NSObject is CVarArg only with the Objective-C runtime",
-            "MPSDKErrors.SquareError": "Square's MPSDKErrors module is not mirrored; debugInfo is declared on each error enum",
+            "MPSDKErrors.SquareError": "Square's MPSDKErrors module is not mirrored; each error enum declares debugInfo",
         ]
         let sendable = (conformances: Set(["Sendable", "SendableMetatype"]),
                         reason: "final and immutable; Sendable so that its static let members compile under Swift 6")

@@ -113,11 +113,13 @@ struct SurfaceComparison {
                 }
                 let actual = normalizer.normalize(symbol.declaration)
                 if expected != actual {
-                    report(.declarationDiffers, "reference `\(declaration)` (\(expected)), mirror `\(symbol.declaration)` (\(actual))")
+                    report(.declarationDiffers,
+                           "reference `\(declaration)` (\(expected)), mirror `\(symbol.declaration)` (\(actual))")
                 }
             }
             if let superclass = entry.superclass, !graph.targets(of: "inheritsFrom", from: symbol).contains(superclass) {
-                report(.superclassDiffers, "reference \(superclass), mirror \(graph.targets(of: "inheritsFrom", from: symbol))")
+                let actual = graph.targets(of: "inheritsFrom", from: symbol)
+                report(.superclassDiffers, "reference \(superclass), mirror \(actual)")
             }
             if let listed = entry.conformances {
                 let actual = conformances(of: symbol)
@@ -128,7 +130,8 @@ struct SurfaceComparison {
                     }
                 }
                 let allowedExtra = allowances.extraConformances[entry.name]?.conformances ?? []
-                for conformance in actual.sorted() where !listedNames.contains(conformance) && !allowedExtra.contains(conformance) {
+                for conformance in actual.sorted()
+                where !listedNames.contains(conformance) && !allowedExtra.contains(conformance) {
                     report(.extraConformance, conformance)
                 }
             }
@@ -189,7 +192,8 @@ struct SurfaceComparison {
                         continue
                     }
                     if matched, member.optional == true, !take(text, .defaultImplementation) {
-                        report(.optionalWithoutDefault, "`\(spelling)` is optional in the SDK; the mirror needs a default implementation")
+                        report(.optionalWithoutDefault,
+                               "`\(spelling)` is optional in the SDK; the mirror needs a default implementation")
                     }
                 }
                 if matched {
@@ -208,7 +212,8 @@ struct SurfaceComparison {
                 if witness, leftover.role == .other {
                     summary.witnesses += 1
                 } else if leftover.role == .defaultImplementation {
-                    report(.extraMember, "default implementation `\(leftover.symbol.declaration)` of a requirement the SDK does not mark optional")
+                    report(.extraMember, "default implementation `\(leftover.symbol.declaration)` "
+                           + "of a requirement the SDK does not mark optional")
                 } else {
                     report(.extraMember, "`\(leftover.symbol.declaration)` (\(leftover.text))")
                 }
@@ -227,7 +232,8 @@ struct SurfaceComparison {
                 }
             } else if let extra = allowances.extraTypes[name] {
                 let allowed = Set(extra.members.map { normalizer.normalize($0, enclosingType: name) })
-                for member in members where !allowed.contains(normalizer.normalize(member.declaration, enclosingType: name)) {
+                for member in members
+                where !allowed.contains(normalizer.normalize(member.declaration, enclosingType: name)) {
                     mismatches.append(SurfaceMismatch(kind: .extraMember, type: name, detail: "`\(member.declaration)`"))
                 }
             } else {

@@ -44,7 +44,8 @@ struct SymbolGraph {
     /// declarations and leaving out members synthesized from other modules' protocol extensions.
     static func extract(module: String, modulesDirectory: URL, target: String) throws -> SymbolGraph {
         guard let tool = locateExtractor() else {
-            throw ExtractionError(description: "swift-symbolgraph-extract not found on PATH, next to swift, or in /opt/swift/usr/bin")
+            throw ExtractionError(
+                description: "swift-symbolgraph-extract not found on PATH, next to swift, or in /opt/swift/usr/bin")
         }
         let output = FileManager.default.temporaryDirectory
             .appendingPathComponent("symbolgraph-\(module)-\(UUID().uuidString)")
