@@ -28,11 +28,30 @@ import Foundation
 /// `preconditionFailure("SquareMobilePaymentsSurface: no backend installed")`: a missing backend is a test-setup bug,
 /// never a silent default.
 ///
+/// ## Driving the surface from a simulator
+///
+/// 1. In a target of this package that depends on `SquareMobilePaymentsSurface` and the Square simulator (the
+///    `package` API is visible there, never to apps), write a class conforming to `SurfaceBackend`, and classes
+///    conforming to `SDKManager`, `AuthorizationManager`, `PaymentManager`, `OfflinePaymentQueue`, `ReaderManager`
+///    and `SettingsManager` that translate each call to the simulator.
+/// 2. Hand SDK objects out as the `Surface…` classes: a finished payment as ``SurfaceOnlinePayment`` or
+///    ``SurfaceOfflinePayment``, a started one as a ``SurfacePaymentHandle`` whose closures cancel in the simulator,
+///    readers as ``SurfaceReaderInfo`` (updated in place, then `readerDidChange(_:change:)`), and so on.
+/// 3. Call the app's delegates and observers as Square does: `PaymentManagerDelegate` for every outcome (the
+///    optional callbacks too: unimplemented ones do nothing), errors as the mirrored error enums so that
+///    `(error as NSError).code` is the raw value, completion handlers exactly once.
+/// 4. Install it before the code under test first touches `MobilePaymentsSDK`, and uninstall it afterwards. The slot
+///    is process-global: tests that install backends must not run in parallel with each other.
+///
 /// ```swift
 /// SurfaceBackendSlot.install(SimulatorSurfaceBackend(simulator: simulator))   // a later stage's type
+/// defer { SurfaceBackendSlot.uninstall() }
 /// MobilePaymentsSDK.initialize(squareApplicationID: "sandbox-sq0idb-…")
 /// let sdk = MobilePaymentsSDK.shared                                           // the backend's SDKManager
 /// ```
+///
+/// The bridge itself never sees this protocol: it is written against `MobilePaymentsSDK.shared` only, so the same
+/// source compiles against the real SDK.
 package protocol SurfaceBackend: AnyObject, Sendable {
     /// `MobilePaymentsSDK.initialize(squareApplicationID:)`: the SDK requires it once, before any other call.
     func initialize(squareApplicationID: String)

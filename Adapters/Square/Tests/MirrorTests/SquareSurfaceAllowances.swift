@@ -44,9 +44,12 @@ enum SquareSurfaceAllowances {
 
         // The reference prints the DocC spelling; Swift code compiled against the SDK uses the spelling the compiler
         // imports from the SDK's Objective-C interface. Reference `square-mobile-payments-ios.md` §1 ("Swift spelling
-        // differs from DocC for some methods … Use these spellings"), and the tag-2.5.0 example app, whose CI build
-        // compiles `MockMobilePaymentsSDK.swift` (implementing all five) and `HomeView.swift` (calling
-        // `presentSettings(with:)`).
+        // differs from DocC for some methods … Use these spellings"), and Square's example app, which its CI builds
+        // against the SDK: `Example/Shared/Preview Content/MockMobilePaymentsSDK.swift` at tag 2.5.0 (8d1f9a9)
+        // conforms to the SDK's protocols with all five spellings, and `HomeView.swift` calls `presentSettings(with:)`.
+        // The five are what Swift's importer makes of the selectors the DocC gives (`authorizeWithAccessToken:…`,
+        // `getIdempotencyKeyWithPaymentAttemptId:`, `getPayments:`, `presentSettingsWithViewController:completion:`,
+        // `updateTrackingConsentWithGranted:`): clients see the SDK through its Objective-C interface.
         let importSpelling = "the SDK's example app implements and calls the ObjC-imported spelling; reference §1"
         allowances.spellingOverrides = [
             .init(
@@ -65,7 +68,8 @@ enum SquareSurfaceAllowances {
             ),
             .init(
                 type: "OfflinePaymentQueue",
-                reference: "@objc(getPayments:) func getPayments(completion: @escaping ([OfflinePayment], Error?) -> Void)",
+                reference: "@objc(getPayments:) func getPayments("
+                    + "completion: @escaping ([OfflinePayment], Error?) -> Void)",
                 mirror: "func getPayments(_ completion: @escaping ([OfflinePayment], Error?) -> Void)",
                 reason: importSpelling + " (selector getPayments:)"
             ),
@@ -89,7 +93,7 @@ enum SquareSurfaceAllowances {
             "Copyable": "implicit for every Swift type; never printed as a relationship",
             "SendableMetatype": "implied by Sendable; listed only where the mirror is Sendable",
             "CVarArg": "NSObject is CVarArg only with the Objective-C runtime",
-            "MPSDKErrors.SquareError": "Square's MPSDKErrors module is not mirrored; each error enum declares debugInfo",
+            "MPSDKErrors.SquareError": "Square's MPSDKErrors module is not mirrored; each error enum has debugInfo",
         ]
         let sendable = (conformances: Set(["Sendable", "SendableMetatype"]),
                         reason: "final and immutable; Sendable so that its static let members compile under Swift 6")
