@@ -66,6 +66,16 @@ let package = Package(
             dependencies: ["TenderSquare", "TenderSquareSimulator", "Tender", "TenderTestKit"],
             path: "Adapters/Square/Tests/AdapterTests"
         ),
+        // The surface mirror: Square's SDK API (MobilePaymentsSDK.shared, its managers, protocols, classes, enums)
+        // declared as Swift imports it, so the bridge compiles on Linux. Test support: no product, never linked by a
+        // shipping app. One module stands for both SquareMobilePaymentsSDK and the MobilePaymentsSDKAPI it re-exports.
+        // Its tests compare its symbol graph with reference/sdk-surface/square-mobile-payments-ios.json.
+        .target(name: "SquareMobilePaymentsSurface", path: "Adapters/Square/Sources/Mirror"),
+        .testTarget(
+            name: "SquareMobilePaymentsSurfaceTests",
+            dependencies: ["SquareMobilePaymentsSurface"],
+            path: "Adapters/Square/Tests/MirrorTests"
+        ),
 
         // MARK: Server (Stripe and Square REST, URLSession only)
         .target(name: "TenderServer", dependencies: ["Tender", "TenderStripe", "TenderSquare"], path: "Sources/TenderServer"),
