@@ -51,6 +51,15 @@ let package = Package(
             dependencies: ["TenderStripe", "TenderStripeSimulator", "Tender", "TenderTestKit"],
             path: "Adapters/Stripe/Tests/AdapterTests"
         ),
+        // Test support, not a product: the Stripe Terminal iOS SDK's public API declared exactly as Swift imports it
+        // (`Terminal`, `PaymentIntent`, `ErrorCode`…), so that the bridge compiles on Linux. Its behaviour comes from a
+        // backend installed at run time (`SurfaceBackend`). No shipping app links it; it has no product on purpose.
+        .target(name: "StripeTerminalSurface", path: "Adapters/Stripe/Sources/Mirror"),
+        .testTarget(
+            name: "StripeTerminalSurfaceTests",
+            dependencies: ["StripeTerminalSurface"],
+            path: "Adapters/Stripe/Tests/MirrorTests"
+        ),
 
         // MARK: Square Mobile Payments (Adapters/Square)
         .target(name: "TenderSquare", dependencies: ["Tender"], path: "Adapters/Square/Sources/Adapter"),
