@@ -51,9 +51,10 @@ let package = Package(
             dependencies: ["TenderStripe", "TenderStripeSimulator", "Tender", "TenderTestKit"],
             path: "Adapters/Stripe/Tests/AdapterTests"
         ),
-        // Test support, not a product: the Stripe Terminal iOS SDK's public API declared exactly as Swift imports it
-        // (`Terminal`, `PaymentIntent`, `ErrorCode`…), so that the bridge compiles on Linux. Its behaviour comes from a
-        // backend installed at run time (`SurfaceBackend`). No shipping app links it; it has no product on purpose.
+        // The surface mirror: Stripe Terminal iOS 5.5.0's API (`Terminal.shared`, its delegates, `PaymentIntent`,
+        // `ErrorCode`…) declared as Swift imports it, so the bridge compiles on Linux; its behaviour comes from a
+        // backend installed at run time (`SurfaceBackend`). Test support: no product, never linked by a shipping app.
+        // Its tests compare its symbol graph with reference/sdk-surface/stripe-terminal-ios.json.
         .target(name: "StripeTerminalSurface", path: "Adapters/Stripe/Sources/Mirror"),
         .testTarget(
             name: "StripeTerminalSurfaceTests",

@@ -18,7 +18,7 @@ public class Charge: NSObject {
     /// `SCPCharge.stripeDescription`.
     public package(set) var stripeDescription: String? = nil
     /// `SCPCharge.metadata`.
-    public package(set) var metadata: [String : String]
+    public package(set) var metadata: [String: String]
     /// `SCPCharge.stripeId`.
     public package(set) var stripeId: String
     /// `SCPCharge.statementDescriptorSuffix`.
@@ -66,7 +66,7 @@ public class Charge: NSObject {
         amount: UInt,
         currency: String,
         status: ChargeStatus,
-        metadata: [String : String],
+        metadata: [String: String],
         stripeId: String,
         amountRefunded: UInt,
         captured: Bool,

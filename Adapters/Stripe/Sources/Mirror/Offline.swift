@@ -24,14 +24,14 @@ public class OfflineStatusDetails: NSObject {
     /// `SCPOfflineStatusDetails.paymentsCount`. Boxed count; nil after clearCachedCredentials.
     public package(set) var paymentsCount: NSNumber? = nil
     /// `SCPOfflineStatusDetails.paymentAmountsByCurrency`. Currency code -> boxed amount in smallest unit.
-    public package(set) var paymentAmountsByCurrency: [String : NSNumber]
+    public package(set) var paymentAmountsByCurrency: [String: NSNumber]
     /// `SCPOfflineStatusDetails.networkStatus`.
     public package(set) var networkStatus: NetworkStatus
 
     /// Creates the object as the SDK would hand it out (for a backend); optional properties start nil.
     package init(
         surface: SurfaceConstruction,
-        paymentAmountsByCurrency: [String : NSNumber],
+        paymentAmountsByCurrency: [String: NSNumber],
         networkStatus: NetworkStatus
     ) {
         self.paymentAmountsByCurrency = paymentAmountsByCurrency

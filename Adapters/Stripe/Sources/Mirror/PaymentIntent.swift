@@ -44,7 +44,7 @@ public class PaymentIntent: NSObject, NSCopying {
     /// `SCPPaymentIntent.livemode`.
     public package(set) var livemode: Bool
     /// `SCPPaymentIntent.metadata`.
-    public package(set) var metadata: [String : String]? = nil
+    public package(set) var metadata: [String: String]? = nil
     /// `SCPPaymentIntent.nextAction`.
     public package(set) var nextAction: NextAction? = nil
     /// `SCPPaymentIntent.offlineDetails`. Set when created or confirmed offline.

@@ -15,7 +15,7 @@ public class PaymentIntentParameters: NSObject {
     /// `SCPPaymentIntentParameters.captureMethod`. Defaults to .manual.
     public private(set) var captureMethod: CaptureMethod
     /// `SCPPaymentIntentParameters.metadata`.
-    public private(set) var metadata: [String : String]? = nil
+    public private(set) var metadata: [String: String]? = nil
     /// `SCPPaymentIntentParameters.stripeDescription`.
     public private(set) var stripeDescription: String? = nil
     /// `SCPPaymentIntentParameters.statementDescriptor`.
@@ -46,7 +46,7 @@ public class PaymentIntentParameters: NSObject {
         currency: String,
         paymentMethodTypes: [NSNumber],
         captureMethod: CaptureMethod,
-        metadata: [String : String]?,
+        metadata: [String: String]?,
         stripeDescription: String?,
         statementDescriptor: String?,
         statementDescriptorSuffix: String?,
@@ -92,7 +92,7 @@ public class PaymentIntentParametersBuilder: SCPBuilder<PaymentIntentParameters>
     private var currency: String
     private var paymentMethodTypes: [NSNumber] = [NSNumber(value: PaymentMethodType.cardPresent.rawValue)]
     private var captureMethod: CaptureMethod = .manual
-    private var metadata: [String : String]? = nil
+    private var metadata: [String: String]? = nil
     private var stripeDescription: String? = nil
     private var statementDescriptor: String? = nil
     private var statementDescriptorSuffix: String? = nil
@@ -168,7 +168,7 @@ public class PaymentIntentParametersBuilder: SCPBuilder<PaymentIntentParameters>
 
     /// `-setMetadata:`: sets `metadata`.
     @discardableResult
-    public func setMetadata(_ metadata: [String : String]?) -> PaymentIntentParametersBuilder {
+    public func setMetadata(_ metadata: [String: String]?) -> PaymentIntentParametersBuilder {
         self.metadata = metadata
         return self
     }

@@ -35,7 +35,7 @@ public class PaymentMethod: NSObject {
     /// `SCPPaymentMethod.customer`.
     public package(set) var customer: String? = nil
     /// `SCPPaymentMethod.metadata`.
-    public package(set) var metadata: [String : String]
+    public package(set) var metadata: [String: String]
     /// `SCPPaymentMethod.livemode`.
     public package(set) var livemode: Bool
 
@@ -44,7 +44,7 @@ public class PaymentMethod: NSObject {
         surface: SurfaceConstruction,
         stripeId: String,
         type: PaymentMethodType,
-        metadata: [String : String],
+        metadata: [String: String],
         livemode: Bool
     ) {
         self.stripeId = stripeId

@@ -121,7 +121,7 @@ public class Location: NSObject {
     /// `SCPLocation.livemode`.
     public package(set) var livemode: Bool
     /// `SCPLocation.metadata`.
-    public package(set) var metadata: [String : String]? = nil
+    public package(set) var metadata: [String: String]? = nil
 
     /// Creates the object as the SDK would hand it out (for a backend); optional properties start nil.
     package init(surface: SurfaceConstruction, stripeId: String, livemode: Bool) {

@@ -11,7 +11,7 @@ import Foundation
 /// A later stage implements this protocol over Tender's Stripe simulator and installs it before the code under test
 /// runs:
 /// ```swift
-/// SurfaceBackendRegistry.install(SimulatorSurfaceBackend(simulator))   // also forgets any earlier Terminal.shared
+/// SurfaceBackendSlot.install(SimulatorSurfaceBackend(simulator))   // also forgets any earlier Terminal.shared
 /// Terminal.initWithTokenProvider(tokenProvider)                        // → backend.initialize(…)
 /// let intent = try await Terminal.shared.createPaymentIntent(params)    // → backend.createPaymentIntent(…)
 /// ```

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Installs the ``SurfaceBackend`` that gives `StripeTerminalSurface` its behaviour. See ``SurfaceBackend`` for the seam.
-package enum SurfaceBackendRegistry {
+package enum SurfaceBackendSlot {
     /// Installs `backend` for the whole process and starts afresh: `Terminal.shared` and the log listener are forgotten,
     /// as if the app had been relaunched. Replaces any backend installed before.
     package static func install(_ backend: any SurfaceBackend) {
