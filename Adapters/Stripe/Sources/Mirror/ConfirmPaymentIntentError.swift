@@ -3,9 +3,9 @@ import Foundation
 /// `SCPConfirmPaymentIntentError`: the `NSError` subclass `confirmPaymentIntent` completions deliver. Its domain is
 /// ``ErrorDomain`` and its code an ``ErrorCode/Code`` raw value.
 ///
-/// Difference to know: on iOS `error as? ErrorCode` bridges this object to ``ErrorCode``; Linux cannot bridge an
-/// `NSError` subclass to the struct, so read `.domain` / `.code` (or ``ErrorCode/Code/init(rawValue:)``) instead, which
-/// works on both. `NSError` is `Sendable` on both platforms; this subclass's stored properties are set once, before it
+/// Difference to know: on iOS `error as? ErrorCode` (and `catch ErrorCode.x`) bridges this object to ``ErrorCode``; Linux
+/// cannot bridge an `NSError` subclass to the struct, so read `.domain` / `.code` (with
+/// ``ErrorCode/Code/init(rawValue:)``) instead, which works on both. `NSError` is `Sendable` on both platforms; this subclass's stored properties are set once, before it
 /// is handed out, hence `@unchecked`.
 public class ConfirmPaymentIntentError: NSError, @unchecked Sendable {
     /// `SCPConfirmPaymentIntentError.paymentIntent`: nil means the request timed out and the intent's status is unknown

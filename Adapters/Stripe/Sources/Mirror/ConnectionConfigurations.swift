@@ -3,6 +3,7 @@
 import Foundation
 
 // Configurations are immutable once built; only their builders create them (`init()`/`new` are unavailable in the SDK).
+// Deviation (all classes of this module): `public`, not `open` as imported Objective-C classes are (see PaymentIntent.swift).
 
 /// `SCPConnectionConfiguration`. Abstract base of BluetoothConnectionConfiguration, InternetConnectionConfiguration,
 /// TapToPayConnectionConfiguration and UsbConnectionConfiguration; init()/new unavailable. Declaration written from
@@ -52,6 +53,7 @@ public class BluetoothConnectionConfiguration: ConnectionConfiguration {
 /// `SCPBluetoothConnectionConfigurationBuilder`: builds ``BluetoothConnectionConfiguration``; `build()` throws when
 /// the backend rejects the values.
 public class BluetoothConnectionConfigurationBuilder: SCPBuilder<BluetoothConnectionConfiguration> {
+    // Starting values: `autoReconnectOnUnexpectedDisconnect` true (the reference: the default since 4.0), no test update.
     private var locationId: String
     private var autoReconnectOnUnexpectedDisconnect: Bool = true
     private var testReaderUpdate: TestReaderUpdate? = nil

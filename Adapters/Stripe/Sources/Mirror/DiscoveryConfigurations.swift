@@ -3,6 +3,7 @@
 import Foundation
 
 // Configurations are immutable once built; only their builders create them (`init()`/`new` are unavailable in the SDK).
+// Deviation (all classes of this module): `public`, not `open` as imported Objective-C classes are (see PaymentIntent.swift).
 
 /// `SCPBluetoothScanDiscoveryConfiguration`. init()/new unavailable (5.0): use the builder.
 public class BluetoothScanDiscoveryConfiguration: NSObject, DiscoveryConfiguration {
@@ -25,6 +26,7 @@ public class BluetoothScanDiscoveryConfiguration: NSObject, DiscoveryConfigurati
 /// `SCPBluetoothScanDiscoveryConfigurationBuilder`: builds ``BluetoothScanDiscoveryConfiguration``; `build()` throws
 /// when the backend rejects the values.
 public class BluetoothScanDiscoveryConfigurationBuilder: SCPBuilder<BluetoothScanDiscoveryConfiguration> {
+    // Starting values: real (not simulated) readers, `timeout` 0 = no timeout (the reference's default).
     private var simulated: Bool = false
     private var timeout: UInt = 0
 
@@ -80,6 +82,7 @@ public class BluetoothProximityDiscoveryConfiguration: NSObject, DiscoveryConfig
 /// `SCPBluetoothProximityDiscoveryConfigurationBuilder`: builds ``BluetoothProximityDiscoveryConfiguration``;
 /// `build()` throws when the backend rejects the values.
 public class BluetoothProximityDiscoveryConfigurationBuilder: SCPBuilder<BluetoothProximityDiscoveryConfiguration> {
+    // Starting value: real (not simulated) readers.
     private var simulated: Bool = false
 
     /// `-init (inherited from NSObject)`. Created as BluetoothProximityDiscoveryConfigurationBuilder().

@@ -13,8 +13,8 @@ public let ErrorDomain: String = "com.stripe-terminal"
 ///
 /// Like the imported struct, it adopts Foundation's `_BridgedStoredNSError`, which supplies the pattern match and
 /// `NSError` conversion. Difference to know: Linux cannot bridge an arbitrary `NSError` to this struct, so `error as?
-/// ErrorCode` succeeds only for errors created as ``ErrorCode`` (which is what a backend reports); `(error as NSError)`
-/// with `.domain` / `.code` works for both.
+/// ErrorCode` and `catch ErrorCode.canceled` match only errors created as ``ErrorCode`` (which is what a backend
+/// reports outside confirm); `(error as NSError)` with `.domain` / `.code` works for every SDK error on both platforms.
 public struct ErrorCode: _BridgedStoredNSError {
     /// The wrapped error (`_BridgedStoredNSError`).
     public let _nsError: NSError

@@ -3,6 +3,7 @@
 import Foundation
 
 // Configurations are immutable once built; only their builders create them (`init()`/`new` are unavailable in the SDK).
+// Deviation (all classes of this module): `public`, not `open` as imported Objective-C classes are (see PaymentIntent.swift).
 
 /// `SCPCreateConfiguration`. init()/new unavailable: use CreateConfigurationBuilder.
 public class CreateConfiguration: NSObject {
@@ -19,6 +20,7 @@ public class CreateConfiguration: NSObject {
 /// `SCPCreateConfigurationBuilder`: builds ``CreateConfiguration``; `build()` throws when the backend rejects the
 /// values.
 public class CreateConfigurationBuilder: SCPBuilder<CreateConfiguration> {
+    // Starting value: `offlineBehavior` preferOnline (the reference's default).
     private var offlineBehavior: OfflineBehavior = .preferOnline
 
     /// `-init (inherited from NSObject)`. Created as CreateConfigurationBuilder().
@@ -114,6 +116,8 @@ public class CollectPaymentIntentConfiguration: NSObject, NSCopying {
 /// `SCPCollectPaymentIntentConfigurationBuilder`: builds ``CollectPaymentIntentConfiguration``; `build()` throws when
 /// the backend rejects the values.
 public class CollectPaymentIntentConfigurationBuilder: SCPBuilder<CollectPaymentIntentConfiguration> {
+    // Starting values are the reference's defaults: no tipping skip, `updatePaymentIntent` false, `customerCancellation`
+    // enableIfAvailable (since 5.0), no DCC request, `allowRedisplay` unspecified, no donation skip.
     private var skipTipping: Bool = false
     private var tippingConfiguration: TippingConfiguration? = nil
     private var updatePaymentIntent: Bool = false

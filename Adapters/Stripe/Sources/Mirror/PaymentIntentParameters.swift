@@ -3,6 +3,7 @@
 import Foundation
 
 // Configurations are immutable once built; only their builders create them (`init()`/`new` are unavailable in the SDK).
+// Deviation (all classes of this module): `public`, not `open` as imported Objective-C classes are (see PaymentIntent.swift).
 
 /// `SCPPaymentIntentParameters`. init()/new unavailable: build with PaymentIntentParametersBuilder.
 public class PaymentIntentParameters: NSObject {
@@ -88,6 +89,9 @@ public class PaymentIntentParameters: NSObject {
 /// `SCPPaymentIntentParametersBuilder`: builds ``PaymentIntentParameters``; `build()` throws when the backend rejects
 /// the values. init()/new unavailable; use init(amount:currency:).
 public class PaymentIntentParametersBuilder: SCPBuilder<PaymentIntentParameters> {
+    // Starting values are the SDK's defaults as the reference records them: `paymentMethodTypes` [cardPresent],
+    // `captureMethod` manual. `paymentMethodOptionsParameters` (not described by the reference) starts as an empty
+    // opaque object, since the SDK's property is non-optional.
     private var amount: UInt
     private var currency: String
     private var paymentMethodTypes: [NSNumber] = [NSNumber(value: PaymentMethodType.cardPresent.rawValue)]

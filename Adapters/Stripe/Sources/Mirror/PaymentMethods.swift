@@ -4,6 +4,8 @@ import Foundation
 
 // Value objects the SDK creates and hands out. Their public properties are read-only, as in the SDK; a backend creates
 // them with the `package` initializer and may update them through the `package` setters.
+// Deviation (all classes of this module): `public`, not `open` as imported Objective-C classes are. Subclassing the SDK's
+// classes is no bridge's business; code that does would fail to compile here first, never only on iOS.
 
 // Left out of `CardPresentDetails`: `incrementalAuthorizationStatus`, `multicaptureStatus`, `reauthorizationStatus`. Their
 // types are `NS_ENUM`s the reference names but does not describe (no cases, no raw values), so they cannot be declared.

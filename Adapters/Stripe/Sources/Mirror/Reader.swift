@@ -4,6 +4,8 @@ import Foundation
 
 // Value objects the SDK creates and hands out. Their public properties are read-only, as in the SDK; a backend creates
 // them with the `package` initializer and may update them through the `package` setters.
+// Deviation (all classes of this module): `public`, not `open` as imported Objective-C classes are. Subclassing the SDK's
+// classes is no bridge's business; code that does would fail to compile here first, never only on iOS.
 
 /// `SCPReader`.
 public class Reader: NSObject {

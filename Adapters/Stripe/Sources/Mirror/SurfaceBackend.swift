@@ -8,15 +8,17 @@ import Foundation
 /// (`preconditionFailure("StripeTerminalSurface: no backend installed …")`) while none is installed.
 ///
 /// ## Installing a backend
-/// A later stage implements this protocol over Tender's Stripe simulator and installs it before the code under test
-/// runs:
+/// A later stage implements this protocol over Tender's Stripe simulator, in a target of this package (the `package`
+/// API is visible there, never to apps), and installs it before the code under test runs:
 /// ```swift
-/// SurfaceBackendSlot.install(SimulatorSurfaceBackend(simulator))   // also forgets any earlier Terminal.shared
-/// Terminal.initWithTokenProvider(tokenProvider)                        // → backend.initialize(…)
-/// let intent = try await Terminal.shared.createPaymentIntent(params)    // → backend.createPaymentIntent(…)
+/// SurfaceBackendSlot.install(SimulatorSurfaceBackend(simulator))     // a later stage's type; forgets Terminal.shared
+/// defer { SurfaceBackendSlot.uninstall() }
+/// Terminal.initWithTokenProvider(tokenProvider)                      // → backend.initialize(…)
+/// let intent = try await Terminal.shared.createPaymentIntent(params)  // → backend.createPaymentIntent(…)
 /// ```
 /// `install(_:)` starts a fresh "process": `Terminal.shared` is forgotten and the log listener is cleared, so a test
-/// can install a new backend for each scenario. The declarations never change to give the surface a behaviour.
+/// can install a new backend for each scenario. The slot is process-global: tests that install backends must not run
+/// in parallel with each other. The declarations never change to give the surface a behaviour.
 ///
 /// ## What the backend does, and what the surface does itself
 /// - **The backend plays the SDK.** It receives every `Terminal` call in its completion-block form (the form the real
@@ -34,10 +36,11 @@ import Foundation
 ///   properties (`Terminal.delegate`, `offlineDelegate`, `logLevel`, simulator settings) are storage.
 ///
 /// ## Errors
-/// Linux has no bridging from `NSError` to imported error structs, so `error as? ErrorCode` only succeeds when the error
-/// *is* an ``ErrorCode``. Report SDK errors as `ErrorCode(.code, userInfo: …)` values (keys from ``ErrorKey``), and confirm
-/// failures as ``ConfirmPaymentIntentError`` objects (an `NSError` in ``ErrorDomain``), as the SDK does; bridge code
-/// that reads `(error as NSError).code` or `catch ErrorCode.canceled` then behaves the same on both platforms.
+/// Linux has no bridging from `NSError` to imported error structs: `error as? ErrorCode` and `catch ErrorCode.canceled`
+/// match only errors that *are* ``ErrorCode`` values, while on iOS they also match the SDK's `NSError`s. So report SDK
+/// errors as `ErrorCode(.code, userInfo: …)` values (keys from ``ErrorKey``), and confirm failures as
+/// ``ConfirmPaymentIntentError`` objects (an `NSError` in ``ErrorDomain``, as the SDK does). Bridge code that reads
+/// `(error as NSError).domain` / `.code` behaves the same on both platforms for both kinds.
 ///
 /// ## Threading
 /// The backend is process-wide and is called from any thread the bridge calls from, hence `Sendable`.
@@ -180,7 +183,10 @@ package enum SurfaceBuiltProduct {
 
 /// The cardholder verification a simulated card asks for, for `SimulatedCard.isOnlinePin()` / `isOfflinePin()`.
 package enum SurfaceSimulatedPin: Sendable {
+    /// No PIN.
     case none
+    /// An online PIN (`isOnlinePin()`).
     case online
+    /// An offline PIN (`isOfflinePin()`).
     case offline
 }

@@ -10,6 +10,8 @@ public let SCPSDKVersion: String = "5.5.0"
 ///
 /// Every member that is more than storage goes to the installed ``SurfaceBackend``; the `async` forms and the Swift
 /// overlay members wrap the completion-block forms as Swift's importer and Stripe's overlay do.
+///
+/// Deviation: `public`, not `open` like an imported Objective-C class (as every class of this module).
 public class Terminal: NSObject {
     /// The backend this terminal was created with (installing another backend forgets this terminal).
     let backend: any SurfaceBackend

@@ -93,6 +93,22 @@ import Testing
         }
     }
 
+    @Test func theOverlaysAsyncConfirmThrowsTheConfirmError() async throws {
+        let (backend, terminal) = freshTerminal()
+        defer { SurfaceBackendSlot.uninstall() }
+        backend.onConfirm = { _, completion in
+            completion(nil, ConfirmPaymentIntentError(surface: .backend, code: .requestTimedOut, paymentIntent: nil))
+            return nil
+        }
+        do {
+            _ = try await terminal.confirmPaymentIntent(SurfaceObjects.intent(status: .requiresConfirmation), confirmConfig: nil)
+            Issue.record("the confirm succeeded although the backend failed it")
+        } catch let error as ConfirmPaymentIntentError {
+            #expect(error.paymentIntent == nil, "a timeout leaves the outcome unknown")
+            #expect(error.domain == ErrorDomain && ErrorCode.Code(rawValue: error.code) == .requestTimedOut)
+        }
+    }
+
     @Test func theOverlaysDiscoveryIsAStreamOfReaderLists() async throws {
         let (backend, terminal) = freshTerminal()
         defer { SurfaceBackendSlot.uninstall() }
