@@ -53,6 +53,16 @@ let package = Package(
             dependencies: ["TenderStripe", "TenderStripeSimulator", "Tender", "TenderTestKit"],
             path: "Adapters/Stripe/Tests/AdapterTests"
         ),
+        // The surface mirror: Stripe Terminal iOS 5.5.0's API (`Terminal.shared`, its delegates, `PaymentIntent`,
+        // `ErrorCode`…) declared as Swift imports it, so the bridge compiles on Linux; its behaviour comes from a
+        // backend installed at run time (`SurfaceBackend`). Test support: no product, never linked by a shipping app.
+        // Its tests compare its symbol graph with reference/sdk-surface/stripe-terminal-ios.json.
+        .target(name: "StripeTerminalSurface", path: "Adapters/Stripe/Sources/Mirror"),
+        .testTarget(
+            name: "StripeTerminalSurfaceTests",
+            dependencies: ["StripeTerminalSurface"],
+            path: "Adapters/Stripe/Tests/MirrorTests"
+        ),
 
         // MARK: Square Mobile Payments (Adapters/Square)
         .target(name: "TenderSquare", dependencies: ["Tender"], path: "Adapters/Square/Sources/Adapter"),
