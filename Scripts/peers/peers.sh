@@ -14,7 +14,7 @@ RUN="$ROOT/.build/peers/run"
 ENV_FILE="$ROOT/.build/peers/env"
 HERE="$ROOT/Scripts/peers"
 PACKAGES=(localstripe==1.15.10 openapi-core==0.23.1)
-export TENDER_SQUARE_SPEC="${TENDER_SQUARE_SPEC:-$ROOT/../shared/peers/square-connect-api-2025-08-20.json}"
+export TENDER_SQUARE_SPEC="${TENDER_SQUARE_SPEC:-$ROOT/Tests/Reference/peers/square-connect-api-2025-08-20.json}"
 
 install() {
   if [ ! -x "$VENV/bin/python" ]; then python3 -m venv "$VENV"; fi

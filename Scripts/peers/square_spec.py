@@ -9,7 +9,7 @@ import sys
 
 SPEC_PATH = os.environ.get(
     "TENDER_SQUARE_SPEC",
-    os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "peers", "square-connect-api-2025-08-20.json"))
+    os.path.join(os.path.dirname(__file__), "..", "..", "Tests", "Reference", "peers", "square-connect-api-2025-08-20.json"))
 
 #: The API version the document describes (its `Square-Version` global header).
 SQUARE_VERSION = "2025-08-20"

@@ -26,7 +26,7 @@ struct StripeFixtureDecodingTests {
 
     /// The `required` fields of an object in Stripe's OpenAPI document.
     static func required(_ schema: String) -> Set<String> {
-        let url = Peers.sharedPeers.appendingPathComponent("stripe-openapi-spec3-2023-09-12.json")
+        let url = Peers.sharedPeers.appendingPathComponent("stripe-openapi-spec3-2023-09-12.required.json")
         guard let data = try? Data(contentsOf: url),
               let spec = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let schemas = (spec["components"] as? [String: Any])?["schemas"] as? [String: Any],

@@ -30,12 +30,14 @@ enum Peers {
         return running
     }
 
-    /// The shared folder's peers directory: `TENDER_SHARED_PEERS`, or `../shared/peers` beside the package.
+    /// The vendors' published specifications and example objects: `TENDER_SHARED_PEERS`, or the repository's copy
+    /// in `Tests/Reference/peers` (kept in step with the workspace's `shared/peers` by
+    /// `Scripts/reference/refresh.py --check`).
     static let sharedPeers: URL = {
         if let path = environment["TENDER_SHARED_PEERS"] { return URL(fileURLWithPath: path) }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        return root.deletingLastPathComponent().appendingPathComponent("shared/peers")
+        return root.appendingPathComponent("Tests/Reference/peers")
     }()
 
     /// A raw HTTP call to a peer (for what TenderServer has no call for: confirming, seeding, reports).

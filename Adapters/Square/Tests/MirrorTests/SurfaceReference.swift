@@ -45,12 +45,13 @@ struct SurfaceReference: Decodable {
         var description: String
     }
 
-    /// Reads `shared/reference/sdk-surface/<fileName>`, which lives next to the package root (`../shared/…`).
-    /// Throws, so a test that needs it fails, when it is absent.
+    /// Reads `Tests/Reference/sdk-surface/<fileName>` in the repository (a copy of the workspace's
+    /// `shared/reference/sdk-surface/`, kept in step by `Scripts/reference/refresh.py --check`), or the same file in
+    /// `TENDER_SDK_SURFACE_DIR` when set. Throws, so a test that needs it fails, when it is absent.
     static func load(fileName: String, packageRoot: URL) throws -> SurfaceReference {
-        let url = packageRoot.deletingLastPathComponent()
-            .appendingPathComponent("shared/reference/sdk-surface")
-            .appendingPathComponent(fileName)
+        let folder = ProcessInfo.processInfo.environment["TENDER_SDK_SURFACE_DIR"].map { URL(fileURLWithPath: $0) }
+            ?? packageRoot.appendingPathComponent("Tests/Reference/sdk-surface")
+        let url = folder.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw LoadError(description: "the surface reference \(url.path) is missing")
         }

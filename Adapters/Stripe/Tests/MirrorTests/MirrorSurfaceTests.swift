@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The mirror-vs-surface check: the public declarations of `StripeTerminalSurface`, as the toolchain extracts them,
-/// against `../shared/reference/sdk-surface/stripe-terminal-ios.json`.
+/// against `Tests/Reference/sdk-surface/stripe-terminal-ios.json`.
 @Suite struct MirrorSurfaceTests {
     /// The module's symbol graph, extracted once per test run (a second or two).
     static let extracted = Result { try SymbolGraphExtractor.extract() }
@@ -44,7 +44,7 @@ import Testing
         let fromEnvironment = SurfaceReference.referenceURL(environment: ["TENDER_SDK_SURFACE_DIR": "/elsewhere"])
         #expect(fromEnvironment.path == "/elsewhere/stripe-terminal-ios.json")
         let byDefault = SurfaceReference.referenceURL(environment: [:])
-        #expect(byDefault.path.hasSuffix("/shared/reference/sdk-surface/stripe-terminal-ios.json"))
+        #expect(byDefault.path.hasSuffix("/Tests/Reference/sdk-surface/stripe-terminal-ios.json"))
     }
 
     @Test func normalizationKeepsWhatCallersCanSee() {

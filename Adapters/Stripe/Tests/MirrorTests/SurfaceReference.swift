@@ -1,6 +1,6 @@
 import Foundation
 
-/// The part of `../shared/reference/sdk-surface/stripe-terminal-ios.json` the mirror is checked against.
+/// The part of `Tests/Reference/sdk-surface/stripe-terminal-ios.json` the mirror is checked against.
 struct SurfaceReference: Decodable {
     struct Global: Decodable {
         var swift: String
@@ -62,9 +62,10 @@ struct SurfaceReference: Decodable {
         }
     }
 
-    /// The reference file next to the package: `<package root>/../shared/reference/sdk-surface/`, the package root found
-    /// from this file's path. `TENDER_SDK_SURFACE_DIR` may name another folder holding the same file (for a clean clone
-    /// outside the workspace). Missing is an error: the check must not pass without its reference.
+    /// The reference file in the repository: `<package root>/Tests/Reference/sdk-surface/` (a copy of the workspace's
+    /// `shared/reference/sdk-surface/`, kept in step by `Scripts/reference/refresh.py --check`), the package root
+    /// found from this file's path. `TENDER_SDK_SURFACE_DIR` may name another folder holding the same file. Missing is
+    /// an error: the check must not pass without its reference.
     static func referenceURL(
         file: String = #filePath, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
@@ -72,8 +73,7 @@ struct SurfaceReference: Decodable {
             return URL(fileURLWithPath: folder).appendingPathComponent("stripe-terminal-ios.json")
         }
         return packageRoot(file: file)
-            .deletingLastPathComponent()
-            .appendingPathComponent("shared/reference/sdk-surface/stripe-terminal-ios.json")
+            .appendingPathComponent("Tests/Reference/sdk-surface/stripe-terminal-ios.json")
     }
 
     /// The nearest folder above `file` that holds `Package.swift`.
