@@ -1,8 +1,6 @@
 import Tender
 import TenderSquare
-import TenderSquareSimulator
 import TenderStripe
-import TenderStripeSimulator
 
 /// Renders every adapter's error tables as Markdown: vendor code → core code → recovery → phase.
 enum ErrorTables {
