@@ -136,9 +136,13 @@ final class SQLiteDatabase {
         }
     }
 
+    /// When not `nil`, the text of every cached statement run is appended to it (tests count statements).
+    var statementLog: [String]?
+
     /// Runs a cached statement with `bindings`, calling `row` for each result row.
     func query(_ sql: String, _ bindings: [SQLiteValue] = [], row: (SQLiteRow) throws -> Void) throws {
         let db = try connection()
+        statementLog?.append(sql)
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)

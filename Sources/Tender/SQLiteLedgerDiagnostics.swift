@@ -59,4 +59,13 @@ extension SQLitePaymentLedger {
             return (summary, steps, scans)
         }
     }
+
+    /// Starts (or restarts) logging the statements this ledger runs.
+    func startStatementLog() { db.statementLog = [] }
+
+    /// Stops logging and returns the statements run since ``startStatementLog()``, in order.
+    func stopStatementLog() -> [String] {
+        defer { db.statementLog = nil }
+        return db.statementLog ?? []
+    }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 // Forwarding at the floor: a batch of transitions of distinct payments (forwarding results, recovery) is applied
 // with set-based statements instead of a read, an update and an insert per payment:
-//   1. the changes go into an in-memory temporary table (one small insert each, no I/O);
+//   1. the changes go into an in-memory temporary table (one small insert each, no I/O), each with its session's
+//      row id, found through the unique (merchant, location, reference) index;
 //   2. one `UPDATE sessions … FROM` applies them all, with the compare-and-set on each expected state, and returns
 //      the updated rows; if any payment is missing or not in its expected state the batch is abandoned (rolled back)
 //      and the row path runs instead, failing with exactly the error it gives alone;
@@ -37,12 +38,12 @@ extension SQLitePaymentLedger {
     /// order of the changes, without history.
     /// - Throws: ``SetBasedBatch/Mismatch`` when a payment is missing or not in its expected state.
     func applySetBased(_ batch: SetBasedBatch, scope: LedgerScope) throws -> [PaymentSession] {
-        let scopeKey: [SQLiteValue] = [.text(scope.merchantID), .text(scope.locationID)]
         try db.execute(BatchSQL.createTable)
         try db.execute(BatchSQL.clear)
         for (sequence, change) in batch.changes.enumerated() {
             try db.execute(BatchSQL.insert, [
-                .integer(Int64(sequence)), .text(change.reference), .text(change.expectedState.rawValue),
+                .integer(Int64(sequence)), .text(scope.merchantID), .text(scope.locationID), .text(change.reference),
+                .text(change.reference), .text(change.expectedState.rawValue),
                 .text(change.newState.rawValue), .date(change.at), .text(change.route?.rawValue),
                 .text(change.processorPaymentID), .text(change.localID), .text(try json(change.card)),
                 .text(try json(change.error)), .bool(change.incrementsAttempts), .date(change.storedAt),
@@ -51,12 +52,12 @@ extension SQLitePaymentLedger {
         }
         var updated: [String: PaymentSession] = [:]
         updated.reserveCapacity(batch.changes.count)
-        try db.query(BatchSQL.update, scopeKey) { row in
+        try db.query(BatchSQL.update) { row in
             let session = try decodeSession(row).1
             updated[session.reference] = session
         }
         guard updated.count == batch.changes.count else { throw SetBasedBatch.Mismatch() }
-        try db.execute(BatchSQL.insertTransitions, scopeKey)
+        try db.execute(BatchSQL.insertTransitions)
 
         var leaving: [Currency: (count: Int, amount: Int64)] = [:]
         for change in batch.changes where change.expectedState == .storedOffline {
@@ -75,18 +76,21 @@ extension SQLitePaymentLedger {
     func explainSetBasedBatch(scope: LedgerScope) throws -> [String] {
         try guarded("explain the set-based batch") {
             try db.execute(BatchSQL.createTable)
-            return try explain([BatchSQL.update, BatchSQL.insertTransitions],
-                               [.text(scope.merchantID), .text(scope.locationID)])
+            return try explain([BatchSQL.insert], [.integer(0)] + [.text(scope.merchantID), .text(scope.locationID)]
+                                + Array(repeating: .null, count: 14))
+                + explain([BatchSQL.update, BatchSQL.insertTransitions], [])
         }
     }
 }
 
 /// The set-based batch's statements. Columns of the temporary table start with `b_` so that no name is shared
-/// with `sessions`.
+/// with `sessions`. The batch joins `sessions` by row id, so every statement walks the batch and seeks each payment
+/// (SQLite's planner, which has no statistics, would otherwise walk every session of the scope).
 private enum BatchSQL {
     static let createTable = """
         CREATE TEMP TABLE IF NOT EXISTS forwarding_batch (
             seq INTEGER PRIMARY KEY,
+            b_session_id INTEGER,
             b_reference TEXT NOT NULL UNIQUE,
             b_expected TEXT NOT NULL,
             b_new TEXT NOT NULL,
@@ -106,9 +110,10 @@ private enum BatchSQL {
     static let clear = "DELETE FROM temp.forwarding_batch"
 
     static let insert = """
-        INSERT INTO temp.forwarding_batch (seq, b_reference, b_expected, b_new, b_at, b_route, b_processor_payment_id,
-            b_local_id, b_card, b_error, b_increments, b_stored_at, b_capture_before, b_note)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO temp.forwarding_batch (seq, b_session_id, b_reference, b_expected, b_new, b_at, b_route,
+            b_processor_payment_id, b_local_id, b_card, b_error, b_increments, b_stored_at, b_capture_before, b_note)
+        VALUES (?, (SELECT id FROM sessions WHERE merchant_id = ? AND location_id = ? AND reference = ?),
+                ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// The semantics of ``SessionChange/apply(to:)`` for a transition out of which nothing is stored: fields the
@@ -127,8 +132,7 @@ private enum BatchSQL {
             stored_since = NULL,
             capture_before = COALESCE(b.b_capture_before, sessions.capture_before)
         FROM temp.forwarding_batch AS b
-        WHERE sessions.merchant_id = ?1 AND sessions.location_id = ?2 AND sessions.reference = b.b_reference
-            AND sessions.state = b.b_expected
+        WHERE sessions.id = b.b_session_id AND sessions.state = b.b_expected
         RETURNING \(LedgerSQL.sessionColumns)
         """
 
@@ -136,7 +140,7 @@ private enum BatchSQL {
         INSERT INTO transitions (session_id, from_state, to_state, at, error, attempt, note)
         SELECT s.id, b.b_expected, b.b_new, b.b_at, b.b_error, s.payment_attempt, b.b_note
         FROM temp.forwarding_batch AS b
-        JOIN sessions AS s ON s.merchant_id = ?1 AND s.location_id = ?2 AND s.reference = b.b_reference
+        JOIN sessions AS s ON s.id = b.b_session_id
         ORDER BY b.seq
         """
 }
