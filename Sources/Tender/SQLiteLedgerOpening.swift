@@ -17,7 +17,8 @@ import CSQLite
 // What "left untouched" means for a refused file:
 // - refused in step 1 (not SQLite, not whole pages, another application's id in its header, or truncated with no
 //   WAL to complete it): nothing is opened; the file and everything beside it keep every byte, and nothing is
-//   created beside it;
+//   created beside it. (With a rollback journal beside it, only another application's id is refused before the
+//   journal is tried: a file killed during its very first transaction may have no header yet.)
 // - a hot rollback journal is first rolled back on a private copy of the file and its journal, and checked there;
 //   the real file is rolled back only once the copy proved to be a Tender ledger this build can open. A refused
 //   file therefore keeps every byte, and so does its journal;
@@ -91,26 +92,34 @@ extension SQLitePaymentLedger {
     /// Checks an existing, non-empty file, letting SQLite recover it first (see the top of this file for what is
     /// and is not written on the way).
     private static func checkExisting(path: String, size: Int64) throws {
-        let header = try checkBytes(path: path, size: size)
         if let journal = LedgerFile.size(path + "-journal"), journal > 0 {
+            // Before anything is rolled back, what the bytes can tell: another application's id refuses at once.
+            // (A file killed during its very first transaction may not have its header yet: the journal decides.)
+            if let header = try? LedgerFile.prefix(path, count: 100), header.count == 100, SQLiteHeader(header).hasMagic {
+                let applicationID = SQLiteHeader(header).applicationID
+                if applicationID != 0, applicationID != SQLitePaymentLedger.applicationID {
+                    throw refused(path, foreignApplication(applicationID))
+                }
+            }
             try rollBackJournalOnCopy(path: path)
             // The copy is a Tender ledger this build opens: let SQLite roll the real file back the same way.
             if let db = try? SQLiteDatabase(path: path, mode: .readWrite) {
                 _ = try? db.scalarInteger("SELECT COUNT(*) FROM sqlite_master")  // the first read rolls back
                 db.close()
             }
+            // Killed during its very first transaction, a new file rolls back to nothing: a new ledger.
+            guard let size = LedgerFile.size(path), size > 0 else { return }
         }
+        let header = try checkBytes(path: path, size: LedgerFile.size(path) ?? size)
         // With no WAL frames beside it the file is the whole database: it must hold every page its header counts.
         // (With a WAL, pages past its end may be in the WAL, replayed below; a page in neither fails quick_check.)
         let walHasFrames = (LedgerFile.size(path + "-wal") ?? 0) > 32
         if !walHasFrames, let size = LedgerFile.size(path) {
-            let current = (try? LedgerFile.prefix(path, count: 100)).flatMap { $0.count == 100 ? $0 : nil } ?? header
-            let pageSize = SQLiteHeader(current).pageSize
-            let pageCount = SQLiteHeader(current).pageCount
-            if pageCount > 0, SQLiteHeader(current).pageCountIsValid, pageCount * pageSize > UInt64(size) {
-                throw refused(path, "is truncated: its header declares \(pageCount) pages of \(pageSize) bytes "
-                                + "(\(pageCount * pageSize) bytes) but the file has \(size) bytes and no WAL "
-                                + "holds the rest")
+            let fields = SQLiteHeader(header)
+            if fields.pageCount > 0, fields.pageCountIsValid, fields.pageCount * fields.pageSize > UInt64(size) {
+                throw refused(path, "is truncated: its header declares \(fields.pageCount) pages of "
+                                + "\(fields.pageSize) bytes (\(fields.pageCount * fields.pageSize) bytes) but the "
+                                + "file has \(size) bytes and no WAL holds the rest")
             }
         }
         // Without a -wal or -journal beside it the file is complete on its own: read it as immutable, so that even
@@ -136,8 +145,7 @@ extension SQLitePaymentLedger {
         } catch {
             throw refused(path, "cannot be read (\(error))")
         }
-        let magic = Data("SQLite format 3\u{0}".utf8)
-        guard header.count >= magic.count, header.prefix(magic.count) == magic else {
+        guard SQLiteHeader(header).hasMagic else {
             throw refused(path, "is not an SQLite database (its first bytes are not an SQLite header): it is corrupt "
                             + "or another kind of file")
         }
@@ -239,6 +247,9 @@ struct SQLiteHeader {
 
     /// Reads `header` (at least 100 bytes).
     init(_ header: Data) { bytes = [UInt8](header.prefix(100)) }
+
+    /// Whether the bytes start with SQLite's magic string, "SQLite format 3" and a NUL.
+    var hasMagic: Bool { bytes.starts(with: Array("SQLite format 3\u{0}".utf8)) }
 
     private func bigEndian(_ offset: Int, _ count: Int) -> UInt64 {
         bytes[offset..<offset + count].reduce(0) { $0 << 8 | UInt64($1) }

@@ -229,4 +229,22 @@ struct SQLitePaymentLedgerRecoveryTests: SQLiteLedgerFixtures {
             await ledger.close()
         }
     }
+
+    /// Found by tender-chaos (`--kills 200`): killed during its very first transaction, a new ledger leaves pages in
+    /// the file and a journal that says the file was empty. Rolled back, it is a new, empty ledger.
+    @Test("a new file killed during its first transaction rolls back to an empty ledger and opens")
+    func firstTransactionKilled() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("new.sqlite")
+            #expect(FileManager.default.createFile(atPath: url.path, contents: Data()))
+            let copy = try copyMidTransaction(url, in: directory)
+            #expect(try #require(LedgerFile.size(copy.path)) > 0)
+
+            let ledger = try SQLitePaymentLedger(url: copy)
+            #expect(try await ledger.allSessions(scope: shop).isEmpty)
+            try await ledger.insert(newSession("A", usd(100)))
+            #expect(try await ledger.allSessions(scope: shop).map(\.reference) == ["A"])
+            #expect(!FileManager.default.fileExists(atPath: copy.path + "-journal"))
+        }
+    }
 }
