@@ -79,6 +79,7 @@ final class SQLiteDatabase {
     func close() {
         for statement in statements.values { sqlite3_finalize(statement) }
         statements = [:]
+        lastStatement = nil
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
         countingVFS?.unregister()
@@ -110,14 +111,23 @@ final class SQLiteDatabase {
         SQLiteError(extendedCode: sqlite3_extended_errcode(db), message: String(cString: sqlite3_errmsg(db)))
     }
 
+    /// The statement run last, found without hashing its text when the same constant runs again (a batch runs one
+    /// statement a thousand times; comparing the same constant string is one pointer comparison).
+    private var lastStatement: (sql: String, statement: OpaquePointer)?
+
     /// The cached prepared statement for `sql`, reset and with its bindings cleared.
     private func prepared(_ sql: String) throws -> OpaquePointer {
         let db = try connection()
-        if let statement = statements[sql] { return statement }
+        if let last = lastStatement, last.sql == sql { return last.statement }
+        if let statement = statements[sql] {
+            lastStatement = (sql, statement)
+            return statement
+        }
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw error(db) }
         statements[sql] = statement
+        lastStatement = (sql, statement)
         return statement
     }
 

@@ -133,11 +133,11 @@ extension SQLitePaymentLedger {
 
     /// Decodes a row of ``LedgerSQL/sessionColumns``. The session comes back without history or refunds.
     func decodeSession(_ row: SQLiteRow) throws -> (Int64, PaymentSession) {
-        let currency = try Currency(code: row.text(6), minorUnitExponent: Int(row.integer(7)))
+        let currency = try currencies.currency(code: row.text(6), minorUnitExponent: Int(row.integer(7)))
         let amount = Money(minorUnits: row.integer(5), currency: currency)
         var tip: Money?
         if let tipUnits = row.optionalInteger(8), let code = row.optionalText(9), let exponent = row.optionalInteger(10) {
-            tip = Money(minorUnits: tipUnits, currency: try Currency(code: code, minorUnitExponent: Int(exponent)))
+            tip = Money(minorUnits: tipUnits, currency: try currencies.currency(code: code, minorUnitExponent: Int(exponent)))
         }
         let request = PaymentRequest(amount: amount, reference: row.text(3),
                                      captureMode: try decodeEnum(CaptureMode.self, row.text(11)),
@@ -177,5 +177,20 @@ extension SQLitePaymentLedger {
     func json<T: Encodable>(_ value: T?) throws -> String? {
         guard let value else { return nil }
         return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// The currencies a ledger has decoded, so that reading a thousand rows in one currency validates its code once.
+final class CurrencyCache {
+    private var known: [Currency] = []
+
+    /// The currency with this code and exponent (validated the first time it is seen).
+    func currency(code: String, minorUnitExponent: Int) throws -> Currency {
+        for currency in known where currency.minorUnitExponent == minorUnitExponent && currency.code == code {
+            return currency
+        }
+        let currency = try Currency(code: code, minorUnitExponent: minorUnitExponent)
+        if known.count < 16, currency.code == code { known.append(currency) }
+        return currency
     }
 }

@@ -6,11 +6,15 @@ enum LedgerSQL {
     // MARK: Sessions
 
     /// The columns ``SQLitePaymentLedger`` decodes a session from, in this order.
-    static let sessionColumns = """
-        id, merchant_id, location_id, reference, processor, amount, currency, currency_exponent, tip, tip_currency,
-        tip_currency_exponent, capture_mode, offline_policy, route, state, processor_payment_id, local_id, card,
-        last_error, attempts, created_at, updated_at, stored_at, payment_attempt, capture_before
-        """
+    static let sessionColumns = sessionColumns(prefix: "")
+
+    /// ``sessionColumns`` qualified by a table alias such as `s.`.
+    static func sessionColumns(prefix: String) -> String {
+        ["id", "merchant_id", "location_id", "reference", "processor", "amount", "currency", "currency_exponent", "tip",
+         "tip_currency", "tip_currency_exponent", "capture_mode", "offline_policy", "route", "state",
+         "processor_payment_id", "local_id", "card", "last_error", "attempts", "created_at", "updated_at", "stored_at",
+         "payment_attempt", "capture_before"].map { prefix + $0 }.joined(separator: ", ")
+    }
 
     static let insertSession = """
         INSERT INTO sessions (merchant_id, location_id, reference, processor, amount, currency, currency_exponent,

@@ -141,7 +141,7 @@ extension SQLitePaymentLedger {
 
     /// Decodes a row of ``RefundSQL/columns``.
     private func decodeRefund(_ row: SQLiteRow) throws -> (Int64, RefundRecord) {
-        let currency = try Currency(code: row.text(5), minorUnitExponent: Int(row.integer(6)))
+        let currency = try currencies.currency(code: row.text(5), minorUnitExponent: Int(row.integer(6)))
         let record = RefundRecord(
             id: row.text(1), reference: row.text(2), number: Int(row.integer(3)),
             amount: Money(minorUnits: row.integer(4), currency: currency),

@@ -53,6 +53,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     let db: SQLiteDatabase
     let encoder: JSONEncoder
     let decoder = JSONDecoder()
+    let currencies = CurrencyCache()
     /// Counts the syncs of this ledger's connection (readable from any thread).
     nonisolated let syncCounter: SQLiteSyncCounter
 

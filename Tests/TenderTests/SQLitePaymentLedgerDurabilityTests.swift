@@ -83,7 +83,7 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
             var closing = SQLiteSyncCounts()
             closing.wal = 1
             closing.database = 1
-            #expect(try await syncs(of: ledger) { await ledger.close() } == closing)
+            #expect(await syncs(of: ledger) { await ledger.close() } == closing)
         }
     }
 
