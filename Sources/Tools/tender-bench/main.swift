@@ -74,10 +74,11 @@ if runs("recovery_ratio") {
     progress("recovery of \(large) sessions, 1% mid-flight, vs a raw read")
     report.ratios.append(try await ledgers.recovery(count: large))
 }
-if runs("forwarding_ratio", "forwarding_facade_ratio") {
-    progress("1,000 forwarding results vs 1,000 raw updates (the ledger's batch, then through the facade)")
-    report.ratios.append(try await ledgers.forwarding(count: 1_000, throughFacade: false))
-    report.ratios.append(try await ledgers.forwarding(count: 1_000, throughFacade: true))
+if runs("forwarding_ratio", "forwarding_same_writes_ratio", "forwarding_facade_ratio") {
+    progress("1,000 forwarding results: the ledger's batch vs raw updates, vs the same writes by hand, and the facade")
+    report.ratios.append(try await ledgers.forwarding(count: 1_000, throughFacade: false, baseline: .minimalTable))
+    report.ratios.append(try await ledgers.forwarding(count: 1_000, throughFacade: false, baseline: .sameWrites))
+    report.ratios.append(try await ledgers.forwarding(count: 1_000, throughFacade: true, baseline: .minimalTable))
 }
 
 if json { try report.printJSON() } else { report.printTable() }
