@@ -80,9 +80,12 @@ final class SQLiteDatabase {
         for statement in statements.values { sqlite3_finalize(statement) }
         statements = [:]
         lastStatement = nil
+        // With every statement finalized the connection closes now, its files with it, and its VFS can go; should
+        // one be left (never by this wrapper), SQLite would close later through the VFS, which is then kept.
+        let closesNow = handle.map { sqlite3_next_stmt($0, nil) == nil } ?? true
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
-        countingVFS?.unregister()
+        if closesNow { countingVFS?.unregister() }
         countingVFS = nil
     }
 
