@@ -17,7 +17,8 @@ import CSQLite
 ///   file, and its frames are checksummed cumulatively, so a durable commit is only valid after a power loss
 ///   together with every commit before it. A typical payment costs two syncs: its write-ahead record and its
 ///   outcome. Checkpoints sync too (the WAL, then the database file): they run every
-///   ``checkpointPages`` pages of WAL and when the last connection closes. ``durableSyncCount`` counts every sync.
+///   4,000 pages (16 MiB) of WAL and when the last connection closes; the first commit into a new WAL also syncs
+///   its header. ``durableSyncCount`` counts every sync.
 /// - **Atomic**: every write is one `BEGIN IMMEDIATE … COMMIT` transaction: the session row (compare-and-set on the
 ///   expected state, with the same rules as ``SessionChange/apply(to:)``), its append-only transition rows, and the
 ///   stored-payment aggregates move together. Forwarding results (many changes in one batch) are applied with
