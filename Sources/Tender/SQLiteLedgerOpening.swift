@@ -73,7 +73,6 @@ extension SQLitePaymentLedger {
                 PRAGMA trusted_schema = OFF;
                 PRAGMA cell_size_check = ON;
                 PRAGMA temp_store = MEMORY;
-                PRAGMA cache_size = -16384;
                 PRAGMA wal_autocheckpoint = \(checkpointPages);
                 """)
             try migrate(db, path: path)
