@@ -45,6 +45,7 @@ if syncsOnly {
     print("syncs counted in SQLite's VFS: \(day.syncs) during the day (\(day.payments) payments), "
           + "\(day.preparationSyncs) preparing the previous day's ledger, \(day.syncs + day.preparationSyncs) in all")
     for phase in day.phases { print("  \(phase.name): \(phase.operations) operations, \(phase.syncs) syncs") }
+    try? FileManager.default.removeItem(at: directory)  // exit() skips the deferred removal
     exit(0)
 }
 
