@@ -8,80 +8,38 @@ import CSQLite
 // A thin wrapper of the SQLite C API, private to Tender. It is not thread-safe and not `Sendable`: it is owned by
 // one actor (``SQLitePaymentLedger``), which serializes every use of it.
 
-/// SQLite's "copy the bytes now" destructor, not imported into Swift as a macro.
-private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-/// An error reported by SQLite: its extended result code and message.
-struct SQLiteError: Error, CustomStringConvertible {
-    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_IOERR_FSYNC`…).
-    var extendedCode: Int32
-    /// SQLite's message.
-    var message: String
-    /// The primary result code (`SQLITE_BUSY`, `SQLITE_FULL`, `SQLITE_CORRUPT`…).
-    var code: Int32 { extendedCode & 0xFF }
-
-    /// `SQLITE_CONSTRAINT_UNIQUE` (not imported into Swift: it is a macro expression).
-    static let constraintUnique: Int32 = 2067
-
-    /// `database is locked (SQLite error 5)`.
-    var description: String { "\(message) (SQLite error \(extendedCode))" }
-}
-
-/// A value bound to a statement parameter. Every value reaches SQLite through a binding, never through SQL text.
-enum SQLiteValue {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-
-    /// Text, or NULL.
-    static func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
-    /// An integer, or NULL.
-    static func integer(_ value: Int64?) -> SQLiteValue { value.map { .integer($0) } ?? .null }
-    /// A date as seconds since the reference date (exact: a `Date` is that `Double`), or NULL.
-    static func date(_ value: Date?) -> SQLiteValue { value.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null }
-}
-
-/// The current row of a statement being stepped. Valid only inside the closure it is passed to.
-struct SQLiteRow {
-    fileprivate let statement: OpaquePointer
-
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
-    func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
-    func optionalInteger(_ column: Int32) -> Int64? { isNull(column) ? nil : integer(column) }
-    func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
-    func date(_ column: Int32) -> Date { Date(timeIntervalSinceReferenceDate: real(column)) }
-    func optionalDate(_ column: Int32) -> Date? { isNull(column) ? nil : date(column) }
-
-    func text(_ column: Int32) -> String { optionalText(column) ?? "" }
-
-    func optionalText(_ column: Int32) -> String? {
-        guard let bytes = sqlite3_column_text(statement, column) else { return nil }
-        let count = Int(sqlite3_column_bytes(statement, column))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-    }
-}
-
 /// One SQLite connection with a cache of prepared statements: each distinct SQL text is prepared once and reused.
 final class SQLiteDatabase {
     /// The database file.
     let path: String
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
+    /// The shim that counts this connection's syncs, when it was opened with one.
+    private var countingVFS: SQLiteSyncCountingVFS?
+    /// The counter behind ``syncCounts``, to read it from another thread.
+    let syncCounter: SQLiteSyncCounter?
+    /// The `synchronous` level last set on the connection (`nil`: SQLite's default, not set by Tender).
+    private(set) var synchronous: Synchronous?
 
-    /// Opens a connection. `flags` are `SQLITE_OPEN_*`; the file is never created unless they say so.
-    init(path: String, flags: Int32) throws {
+    /// Opens a connection. `flags` are `SQLITE_OPEN_*`; the file is never created unless they say so. With a
+    /// `counter`, every file of the database is opened through a VFS shim that counts `xSync` calls into it
+    /// (``syncCounts``).
+    init(path: String, flags: Int32, counter: SQLiteSyncCounter? = nil) throws {
         self.path = path
+        let vfs = try counter.map { try SQLiteSyncCountingVFS(counter: $0) }
+        syncCounter = counter
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, vfs?.name)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             let code = db.map { sqlite3_extended_errcode($0) } ?? rc
             sqlite3_close_v2(db)
+            vfs?.unregister()
             throw SQLiteError(extendedCode: code, message: message)
         }
         sqlite3_extended_result_codes(db, 1)
         handle = db
+        countingVFS = vfs
     }
 
     /// How a connection opens its file.
@@ -116,13 +74,25 @@ final class SQLiteDatabase {
     /// Whether the connection is open.
     var isOpen: Bool { handle != nil }
 
-    /// Finalizes every statement and closes the connection. Idempotent.
+    /// Finalizes every statement and closes the connection (the last connection to a WAL database checkpoints it
+    /// and removes the `-wal`). Idempotent.
     func close() {
         for statement in statements.values { sqlite3_finalize(statement) }
         statements = [:]
+        lastStatement = nil
+        // With every statement finalized the connection closes now, its files with it, and its VFS can go; should
+        // one be left (never by this wrapper), SQLite would close later through the VFS, which is then kept.
+        let closesNow = handle.map { sqlite3_next_stmt($0, nil) == nil } ?? true
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
+        if closesNow { countingVFS?.unregister() }
+        countingVFS = nil
     }
+
+    /// The syncs this connection asked of the operating system, by file, if it counts them (zero otherwise). They
+    /// stay readable after ``close()``, which may itself sync (the closing checkpoint).
+    var syncCounts: SQLiteSyncCounts { syncCounter?.counts ?? SQLiteSyncCounts() }
+
 
     /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`.
     func setBusyTimeout(milliseconds: Int32) {
@@ -144,14 +114,23 @@ final class SQLiteDatabase {
         SQLiteError(extendedCode: sqlite3_extended_errcode(db), message: String(cString: sqlite3_errmsg(db)))
     }
 
+    /// The statement run last, found without hashing its text when the same constant runs again (a batch runs one
+    /// statement a thousand times; comparing the same constant string is one pointer comparison).
+    private var lastStatement: (sql: String, statement: OpaquePointer)?
+
     /// The cached prepared statement for `sql`, reset and with its bindings cleared.
     private func prepared(_ sql: String) throws -> OpaquePointer {
         let db = try connection()
-        if let statement = statements[sql] { return statement }
+        if let last = lastStatement, last.sql == sql { return last.statement }
+        if let statement = statements[sql] {
+            lastStatement = (sql, statement)
+            return statement
+        }
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw error(db) }
         statements[sql] = statement
+        lastStatement = (sql, statement)
         return statement
     }
 
@@ -164,15 +143,19 @@ final class SQLiteDatabase {
             case .integer(let v): rc = sqlite3_bind_int64(statement, index, v)
             case .real(let v): rc = sqlite3_bind_double(statement, index, v)
             case .text(let v):
-                rc = v.withCString { sqlite3_bind_text(statement, index, $0, Int32(v.utf8.count), SQLITE_TRANSIENT) }
+                rc = v.withCString { sqlite3_bind_text(statement, index, $0, Int32(v.utf8.count), sqliteTransient) }
             }
             guard rc == SQLITE_OK else { throw error(db) }
         }
     }
 
+    /// When not `nil`, the text of every cached statement run is appended to it (tests count statements).
+    var statementLog: [String]?
+
     /// Runs a cached statement with `bindings`, calling `row` for each result row.
     func query(_ sql: String, _ bindings: [SQLiteValue] = [], row: (SQLiteRow) throws -> Void) throws {
         let db = try connection()
+        statementLog?.append(sql)
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -226,8 +209,30 @@ final class SQLiteDatabase {
         }
     }
 
-    /// Runs `body` in one `BEGIN IMMEDIATE … COMMIT` write transaction, rolled back if it throws.
-    func writeTransaction<T>(_ body: () throws -> T) throws -> T { try transaction("BEGIN IMMEDIATE", body) }
+    /// SQLite's `synchronous` levels that Tender uses, in WAL mode.
+    enum Synchronous: Int {
+        /// Commits write the WAL without syncing it: they survive a process kill (the frames are in the operating
+        /// system's cache) and become durable with the next sync of the WAL, which a later ``full`` commit or a
+        /// checkpoint makes.
+        case normal = 1
+        /// Every commit syncs the WAL before it returns: durable against power loss.
+        case full = 2
+    }
+
+    /// Sets `PRAGMA synchronous` for the next commits, if it is not already at `level`. Outside a transaction only.
+    func setSynchronous(_ level: Synchronous) throws {
+        guard level != synchronous else { return }
+        try execute(level == .full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+        synchronous = level
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE … COMMIT` write transaction, rolled back if it throws. A `durable`
+    /// transaction commits with `synchronous = FULL` (the WAL is synced before this returns); otherwise with
+    /// `NORMAL` (committed, and synced with the next durable commit or checkpoint).
+    func writeTransaction<T>(durable: Bool, _ body: () throws -> T) throws -> T {
+        try setSynchronous(durable ? .full : .normal)
+        return try transaction("BEGIN IMMEDIATE", body)
+    }
 
     /// Runs `body` in one read transaction, so that several queries see the same snapshot.
     func readTransaction<T>(_ body: () throws -> T) throws -> T { try transaction("BEGIN", body) }
@@ -249,35 +254,4 @@ final class SQLiteDatabase {
     func statementStatus(_ sql: String, counter: Int32, reset: Bool) throws -> Int {
         Int(sqlite3_stmt_status(try prepared(sql), counter, reset ? 1 : 0))
     }
-}
-
-/// POSIX file operations the ledger needs before SQLite opens a file.
-enum LedgerFile {
-    /// Creates `path` with owner-only permissions (0600), failing if it already exists.
-    static func createOwnerOnly(_ path: String) -> Int32? {
-        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return errno }
-        _ = closeDescriptor(fd)
-        return nil
-    }
-
-    private static func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }
-
-    /// The file's type-and-permission bits and size, or `nil` if it does not exist.
-    static func status(_ path: String) -> (mode: mode_t, size: Int64)? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return (info.st_mode, Int64(info.st_size))
-    }
-
-    /// Restricts `path` to owner read and write.
-    static func makeOwnerOnly(_ path: String) {
-        _ = chmod(path, 0o600)
-    }
-
-    /// Whether `mode` is a regular file.
-    static func isRegularFile(_ mode: mode_t) -> Bool { (mode & S_IFMT) == S_IFREG }
-
-    /// The message for an `errno` value.
-    static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
 }

@@ -4,7 +4,7 @@ import TenderStripe
 import TenderStripeSimulator
 
 /// A reader delegate that ignores everything (the baseline has no app around it).
-private struct SilentReaderDelegate: Stripe.MobileReaderDelegate {
+struct SilentReaderDelegate: Stripe.MobileReaderDelegate {
     func didReportAvailableUpdate(_ update: Stripe.ReaderSoftwareUpdate) {}
     func didStartInstallingUpdate(_ update: Stripe.ReaderSoftwareUpdate, cancelable: Stripe.Cancelable?) {}
     func didReportReaderSoftwareUpdateProgress(_ progress: Double) {}
@@ -19,16 +19,18 @@ private struct SilentReaderDelegate: Stripe.MobileReaderDelegate {
     func didFailReconnect() {}
 }
 
-/// Captures nothing: the benchmark takes automatic-capture payments.
-private struct NoCaptureService: PaymentCaptureService {
+/// Captures nothing: the overhead benchmark takes automatic-capture payments.
+struct NoCaptureService: PaymentCaptureService {
     func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {}
     func void(processor: String, reference: String, processorPaymentID: String) async throws {}
 }
 
 /// A full payment (create, collect, confirm) through `PaymentTerminal` + `StripeProcessor` with an in-memory
-/// ledger, against the same payment made by calling the simulator's `StripeClient` methods directly.
+/// ledger, and through `StripeProcessor` alone, each against the same payment made by calling the simulator's
+/// `StripeClient` methods directly. Each trial is a block of payments; the figures are per payment.
 struct AdapterOverhead {
-    let trials: Int
+    let quick: Bool
+    private let block = 10
 
     private func simulator() -> StripeSimulator {
         var configuration = Stripe.SimulatorConfiguration(offlineEnabled: true)
@@ -36,15 +38,32 @@ struct AdapterOverhead {
         return StripeSimulator(configuration: configuration, seed: 11, clock: ManualClock())
     }
 
-    /// Medians per payment: through facade and adapter, through the adapter alone, and the direct baseline.
-    func measure() async throws -> (facade: Double, adapter: Double, direct: Double) {
-        // Warm both paths once, then alternate blocks so drift affects both equally.
-        var facadeSamples: [Double] = []
-        var directSamples: [Double] = []
+    private var trials: Interleaved {
+        Interleaved(minTrials: quick ? 10 : 100, maxTrials: quick ? 40 : 3_000, timeCap: quick ? 1 : 20)
+    }
+
+    /// `overhead_ratio` (facade + adapter vs direct) and `adapter_only_ratio` (adapter vs direct).
+    func measure() async throws -> (facade: RatioResult, adapter: RatioResult) {
         let direct = simulator()
         let reader = Stripe.SimulatorConfiguration.defaultReaders[0]
         _ = try await direct.connectReader(reader, configuration: Stripe.BluetoothConnectionConfiguration(
             locationId: "tml_bench", autoReconnectOnUnexpectedDisconnect: true, delegate: SilentReaderDelegate()))
+        var directIndex = 0
+        func directBlock() async throws -> Double {
+            try await timed {
+                for _ in 0..<block {
+                    directIndex += 1
+                    let parameters = Stripe.PaymentIntentParameters(amount: 1_000, currency: "usd", captureMethod: .automatic,
+                                                                    metadata: ["tender_reference": "direct-\(directIndex)"])
+                    let created = try await direct.createPaymentIntent(parameters, createConfig: .init(offlineBehavior: .requireOnline))
+                    let box = Locked<Result<Stripe.PaymentIntent, Stripe.ErrorCode>?>(nil)
+                    _ = await direct.collectPaymentMethod(created, collectConfig: .init()) { result in box.withLock { $0 = result } }
+                    guard case .success(let collected)? = box.current else { throw BenchError("collect failed") }
+                    let confirmed = try await direct.confirmPaymentIntent(collected)
+                    guard confirmed.status == .succeeded else { throw BenchError("direct payment ended \(confirmed.status)") }
+                }
+            } / Double(block)
+        }
 
         let processor = StripeProcessor(client: simulator(), captureService: NoCaptureService())
         guard let found = try await processor.discoverReaders(timeout: 5).first else { throw BenchError("no reader") }
@@ -52,51 +71,42 @@ struct AdapterOverhead {
         let terminal = PaymentTerminal(processor: processor, ledger: InMemoryPaymentLedger(),
                                        scope: LedgerScope(merchantID: "acct_bench", locationID: "tml_bench"))
         await terminal.handle(.networkStatusChanged(.online))
+        var facadeIndex = 0
+        let facade = try await trials.measure(
+            "overhead_ratio", target: 1.10,
+            detail: { String(format: "%.1f µs vs %.1f µs per payment", $0 * 1e6, $1 * 1e6) },
+            baseline: directBlock,
+            subject: {
+                try await timed {
+                    for _ in 0..<block {
+                        facadeIndex += 1
+                        let session = try await terminal.takePayment(PaymentRequest(
+                            amount: Money(minorUnits: 1_000, currency: .usd), reference: "facade-\(facadeIndex)"))
+                        guard session.state == .succeeded else { throw BenchError("facade payment ended \(session.state)") }
+                    }
+                } / Double(block)
+            })
 
         // The adapter alone (no facade, no ledger), to split the overhead between the two layers.
-        var adapterSamples: [Double] = []
         let bare = StripeProcessor(client: simulator(), captureService: NoCaptureService())
         guard let bareReader = try await bare.discoverReaders(timeout: 5).first else { throw BenchError("no reader") }
         _ = try await bare.connectReader(bareReader, locationID: "tml_bench")
-        for trial in 0..<trials {
-            adapterSamples.append(try await time {
-                let final = try await bare.startPayment(
-                    PaymentRequest(amount: Money(minorUnits: 1_000, currency: .usd), reference: "bare-\(trial)"),
-                    routing: .online, attempt: PaymentAttempt()) { _ in }
-                guard final.state == .succeeded else { throw BenchError("adapter payment ended \(final.state)") }
+        var bareIndex = 0
+        let adapter = try await trials.measure(
+            "adapter_only_ratio", target: nil,
+            detail: { String(format: "%.1f µs vs %.1f µs per payment: the adapter alone, without facade or ledger", $0 * 1e6, $1 * 1e6) },
+            baseline: directBlock,
+            subject: {
+                try await timed {
+                    for _ in 0..<block {
+                        bareIndex += 1
+                        let final = try await bare.startPayment(
+                            PaymentRequest(amount: Money(minorUnits: 1_000, currency: .usd), reference: "bare-\(bareIndex)"),
+                            routing: .online, attempt: PaymentAttempt()) { _ in }
+                        guard final.state == .succeeded else { throw BenchError("adapter payment ended \(final.state)") }
+                    }
+                } / Double(block)
             })
-        }
-
-        var index = 0
-        for block in 0..<(trials / 10 + 1) {
-            for _ in 0..<10 {
-                index += 1
-                let reference = "bench-\(index)"
-                directSamples.append(try await time {
-                    let parameters = Stripe.PaymentIntentParameters(amount: 1_000, currency: "usd", captureMethod: .automatic,
-                                                                    metadata: ["tender_reference": reference])
-                    let created = try await direct.createPaymentIntent(parameters, createConfig: .init(offlineBehavior: .requireOnline))
-                    let box = Locked<Result<Stripe.PaymentIntent, Stripe.ErrorCode>?>(nil)
-                    _ = await direct.collectPaymentMethod(created, collectConfig: .init()) { result in box.withLock { $0 = result } }
-                    guard case .success(let collected)? = box.current else { throw BenchError("collect failed") }
-                    let confirmed = try await direct.confirmPaymentIntent(collected)
-                    guard confirmed.status == .succeeded else { throw BenchError("direct payment ended \(confirmed.status)") }
-                })
-                facadeSamples.append(try await time {
-                    let session = try await terminal.takePayment(PaymentRequest(
-                        amount: Money(minorUnits: 1_000, currency: .usd), reference: reference))
-                    guard session.state == .succeeded else { throw BenchError("facade payment ended \(session.state)") }
-                })
-            }
-            if block == 0 { facadeSamples.removeAll(); directSamples.removeAll() }
-        }
-        func median(_ samples: [Double]) -> Double { samples.sorted()[samples.count / 2] }
-        return (median(facadeSamples), median(adapterSamples), median(directSamples))
-    }
-
-    private func time(_ body: () async throws -> Void) async throws -> Double {
-        let start = ContinuousClock.now
-        try await body()
-        return seconds(ContinuousClock.now - start)
+        return (facade, adapter)
     }
 }

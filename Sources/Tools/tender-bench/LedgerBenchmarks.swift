@@ -18,6 +18,7 @@ func fixtureSessions(_ count: Int, state: PaymentState, scope: LedgerScope, pref
     }
 }
 
+/// The ledger's figures, each measured against plain SQLite doing the comparable minimum on the same disk.
 struct LedgerBenchmarks {
     let directory: URL
     let quick: Bool
@@ -26,60 +27,86 @@ struct LedgerBenchmarks {
 
     func path(_ name: String) -> URL { directory.appendingPathComponent(name) }
 
-    /// One transition committed by the ledger vs one raw insert of a comparable row, both WAL + synchronous=FULL.
-    func ledgerCommit() async throws -> (ledger: Double, raw: Double) {
-        let trials = quick ? 20 : 300
-        let ledger = try SQLitePaymentLedger(url: path("commit.sqlite"))
-        try await ledger.insertBatch(fixtureSessions(trials + 1, state: .created, scope: scope, prefix: "c", clock: clock))
-        var index = 0
-        let ledgerTime = try await median(trials: trials) {
-            _ = try await ledger.record(SessionChange(reference: "c-\(index)", expectedState: .created,
-                                                      newState: .collecting, at: clock.now()), scope: scope)
-            index += 1
-        }
-        await ledger.close()
+    private var commitTrials: Interleaved {
+        Interleaved(minTrials: quick ? 10 : 200, maxTrials: quick ? 60 : 4_000, timeCap: quick ? 1 : 20)
+    }
 
-        let raw = try RawSQLite(path: path("raw-commit.sqlite").path)
+    /// One change committed by the ledger against one raw insert of a comparable row, with the same durability:
+    /// an outcome (`processing → succeeded`, synced) against a `synchronous=FULL` insert, or an intermediate state
+    /// (`created → collecting`, not synced) against a `synchronous=NORMAL` insert.
+    func ledgerCommit(durable: Bool) async throws -> RatioResult {
+        let trials = commitTrials
+        let name = durable ? "commit-durable" : "commit"
+        let ledger = try SQLitePaymentLedger(url: path("\(name).sqlite"))
+        let from: PaymentState = durable ? .processing : .created
+        let to: PaymentState = durable ? .succeeded : .collecting
+        try await ledger.insertBatch(fixtureSessions(trials.maxTrials + trials.warmUp + 1, state: from, scope: scope,
+                                                     prefix: "c", clock: clock))
+        let raw = try RawSQLite(path: path("raw-\(name).sqlite").path, durable: durable)
         try raw.exec("""
             CREATE TABLE transitions (id INTEGER PRIMARY KEY, session_reference TEXT NOT NULL, from_state TEXT,
               to_state TEXT NOT NULL, at REAL NOT NULL, error TEXT)
             """)
         let insert = try raw.prepare("INSERT INTO transitions (session_reference, from_state, to_state, at, error) VALUES (?, ?, ?, ?, ?)")
         defer { RawSQLite.finalize(insert) }
+        var index = 0
         var rawIndex = 0
-        let rawTime = try await median(trials: trials) {
-            try raw.run(insert, ["c-\(rawIndex)", "created", "collecting", 1_767_225_600.0, NSNull()])
-            rawIndex += 1
-        }
-        return (ledgerTime, rawTime)
+        let result = try await trials.measure(
+            durable ? "ledger_commit_ratio" : "ledger_commit_nondurable_ratio", target: durable ? 1.25 : nil,
+            detail: { String(format: "%.3f ms vs %.3f ms per commit (%@ on both sides)", $0 * 1e3, $1 * 1e3,
+                             durable ? "synced: synchronous=FULL" : "not synced: synchronous=NORMAL") },
+            baseline: {
+                defer { rawIndex += 1 }
+                return try await timed {
+                    try raw.run(insert, ["c-\(rawIndex)", from.rawValue, to.rawValue, 1_767_225_600.0, NSNull()])
+                }
+            },
+            subject: {
+                defer { index += 1 }
+                return try await timed {
+                    _ = try await ledger.record(SessionChange(reference: "c-\(index)", expectedState: from,
+                                                              newState: to, at: clock.now()), scope: scope)
+                }
+            })
+        await ledger.close()
+        return result
     }
 
-    /// Queue status with `large` stored payments vs with `small`.
-    func queueStatusScaling(small: Int, large: Int) async throws -> (small: Double, large: Double) {
-        var results: [Double] = []
+    /// Queue status (the stored summary) with `large` stored payments against `small`, both ledgers open at once.
+    func queueStatusScaling(small: Int, large: Int) async throws -> RatioResult {
+        var ledgers: [SQLitePaymentLedger] = []
         for (name, count) in [("q-small", small), ("q-large", large)] {
             let ledger = try SQLitePaymentLedger(url: path("\(name).sqlite"))
-            let batch = 20_000
             var inserted = 0
             while inserted < count {
-                let n = min(batch, count - inserted)
+                let n = min(20_000, count - inserted)
                 try await ledger.insertBatch(fixtureSessions(n, state: .storedOffline, scope: scope,
                                                              prefix: "\(name)-\(inserted)", clock: clock))
                 inserted += n
             }
             let summary = try await ledger.storedSummary(scope: scope)
             guard summary.count == count else { throw BenchError("stored count \(summary.count) ≠ \(count)") }
-            results.append(try await median(trials: quick ? 50 : 500) { _ = try await ledger.storedSummary(scope: scope) })
-            await ledger.close()
+            ledgers.append(ledger)
         }
-        return (results[0], results[1])
+        let reads = 20  // per trial: one read takes microseconds
+        func trial(_ ledger: SQLitePaymentLedger) async throws -> Double {
+            try await timed { for _ in 0..<reads { _ = try await ledger.storedSummary(scope: scope) } } / Double(reads)
+        }
+        let result = try await Interleaved(minTrials: quick ? 10 : 100, maxTrials: quick ? 100 : 5_000,
+                                           timeCap: quick ? 1 : 15).measure(
+            "queue_status_scaling", target: 2,
+            detail: { String(format: "%.1f µs vs %.1f µs per read (%d vs %d stored)", $0 * 1e6, $1 * 1e6, large, small) },
+            baseline: { try await trial(ledgers[0]) }, subject: { try await trial(ledgers[1]) })
+        for ledger in ledgers { await ledger.close() }
+        return result
     }
 
-    /// Opening and recovering a ledger of `count` sessions, 1% mid-flight, vs a raw sequential read of the rows.
-    func recovery(count: Int) async throws -> (recovery: Double, raw: Double, resolved: Int) {
-        let url = path("recovery.sqlite")
+    /// Opening and recovering a ledger of `count` sessions, 1% mid-flight, against a raw read of every row of the
+    /// same file. Each trial starts from a fresh copy of the closed ledger (copied untimed).
+    func recovery(count: Int) async throws -> RatioResult {
+        let base = path("recovery-base.sqlite")
         do {
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try SQLitePaymentLedger(url: base)
             let midFlight = count / 100
             var inserted = 0
             while inserted < count - midFlight {
@@ -90,53 +117,140 @@ struct LedgerBenchmarks {
             try await ledger.insertBatch(fixtureSessions(midFlight, state: .processing, scope: scope, prefix: "mid", clock: clock))
             await ledger.close()
         }
-        let start = ContinuousClock.now
-        let ledger = try SQLitePaymentLedger(url: url)
-        let terminal = PaymentTerminal(processor: InMemoryPaymentProcessor(), ledger: ledger, scope: scope)
-        let report = await terminal.recover()
-        let recoveryTime = seconds(ContinuousClock.now - start)
-        await ledger.close()
-        guard report.resolved.count == count / 100 else { throw BenchError("recovered \(report.resolved.count) of \(count / 100)") }
-
-        let raw = try RawSQLite(path: url.path)
-        var rows = 0
-        let rawTime = try await median(trials: quick ? 1 : 3) { rows = try raw.readAll("SELECT * FROM sessions") }
-        guard rows == count else { throw BenchError("raw read \(rows) rows") }
-        return (recoveryTime, rawTime, report.resolved.count)
-    }
-
-    /// Applying `count` forwarding results vs `count` raw updates in one transaction.
-    func forwarding(count: Int) async throws -> (forwarding: Double, raw: Double) {
-        let url = path("forwarding.sqlite")
-        let ledger = try SQLitePaymentLedger(url: url)
-        try await ledger.insertBatch(fixtureSessions(count, state: .storedOffline, scope: scope, prefix: "fwd", clock: clock))
-        let terminal = PaymentTerminal(processor: InMemoryPaymentProcessor(), ledger: ledger, scope: scope)
-        let updates = (0..<count).map {
-            ProcessorPaymentUpdate(reference: "fwd-\($0)", state: .forwarded, route: .offline, processorPaymentID: "pi_\($0)")
+        let copy = path("recovery.sqlite")
+        func freshCopy() throws {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy.path + suffix) }
+            try FileManager.default.copyItem(at: base, to: copy)
         }
-        let start = ContinuousClock.now
-        let changed = try await terminal.applyForwardingResults(updates)
-        let forwardingTime = seconds(ContinuousClock.now - start)
-        guard changed.count == count else { throw BenchError("forwarded \(changed.count) of \(count)") }
-        await ledger.close()
-
-        let raw = try RawSQLite(path: path("raw-forwarding.sqlite").path)
-        try raw.exec("CREATE TABLE payments (reference TEXT PRIMARY KEY, state TEXT NOT NULL, processor_id TEXT)")
-        try raw.exec("BEGIN")
-        let insert = try raw.prepare("INSERT INTO payments VALUES (?, 'storedOffline', NULL)")
-        for index in 0..<count { try raw.run(insert, ["fwd-\(index)"]) }
-        RawSQLite.finalize(insert)
-        try raw.exec("COMMIT")
-        let update = try raw.prepare("UPDATE payments SET state = 'forwarded', processor_id = ? WHERE reference = ?")
-        defer { RawSQLite.finalize(update) }
-        let rawStart = ContinuousClock.now
-        try raw.exec("BEGIN")
-        for index in 0..<count { try raw.run(update, ["pi_\(index)", "fwd-\(index)"]) }
-        try raw.exec("COMMIT")
-        return (forwardingTime, seconds(ContinuousClock.now - rawStart))
+        return try await Interleaved(minTrials: 3, maxTrials: quick ? 5 : 40, timeCap: quick ? 2 : 40).measure(
+            "recovery_ratio", target: 3,
+            detail: { String(format: "%.3f s vs %.3f s raw read of %d sessions, 1%% mid-flight", $0, $1, count) },
+            baseline: {
+                try freshCopy()
+                let raw = try RawSQLite(path: copy.path)
+                var rows = 0
+                let time = try await timed { rows = try raw.readAll("SELECT * FROM sessions") }
+                guard rows == count else { throw BenchError("raw read \(rows) rows") }
+                return time
+            },
+            subject: {
+                try freshCopy()
+                var resolved = 0
+                let time = try await timed {
+                    let ledger = try SQLitePaymentLedger(url: copy)
+                    let terminal = PaymentTerminal(processor: InMemoryPaymentProcessor(), ledger: ledger, scope: scope)
+                    resolved = await terminal.recover().resolved.count
+                    await ledger.close()
+                }
+                guard resolved == count / 100 else { throw BenchError("recovered \(resolved) of \(count / 100)") }
+                return time
+            })
     }
-}
 
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    /// What a forwarding trial compares the ledger with.
+    enum ForwardingBaseline {
+        /// `count` UPDATEs of a three-column table (reference, state, processor id) in one transaction.
+        case minimalTable
+        /// The same writes by hand on the ledger's own schema: per result, one UPDATE of its session row (with the
+        /// expected state as a condition) and one INSERT of its history row, in one transaction.
+        case sameWrites
+    }
+
+    /// Applying `count` forwarding results as one batch against a baseline doing `count` raw writes in one
+    /// transaction (both synced once). `throughFacade` measures `PaymentTerminal.applyForwardingResults` (the
+    /// facade's reads of the sessions and of the queue included); otherwise the ledger's `record(_:scope:)` of the
+    /// changes the facade builds. Each trial forwards payments stored for it (inserted untimed, on both sides).
+    func forwarding(count: Int, throughFacade: Bool, baseline: ForwardingBaseline) async throws -> RatioResult {
+        let name = throughFacade ? "forwarding-facade" : baseline == .sameWrites ? "forwarding-same" : "forwarding"
+        let ledger = try SQLitePaymentLedger(url: path("\(name).sqlite"))
+        let terminal = PaymentTerminal(processor: InMemoryPaymentProcessor(), ledger: ledger, scope: scope)
+        let rawURL = path("raw-\(name).sqlite")
+        // The same-writes baseline works on a ledger file (its schema), filled by a ledger and written by hand.
+        let rawFiller = baseline == .sameWrites ? try SQLitePaymentLedger(url: rawURL) : nil
+        let raw = try RawSQLite(path: rawURL.path)
+        let setup: [String], writes: [String]
+        switch baseline {
+        case .minimalTable:
+            setup = ["CREATE TABLE payments (reference TEXT PRIMARY KEY, state TEXT NOT NULL, processor_id TEXT)"]
+            writes = ["UPDATE payments SET state = 'forwarded', processor_id = ? WHERE reference = ?"]
+        case .sameWrites:
+            setup = []
+            writes = ["""
+                UPDATE sessions SET state = 'forwarded', route = 'offline', processor_payment_id = ?, updated_at = ?,
+                    stored_since = NULL
+                WHERE merchant_id = ? AND location_id = ? AND reference = ? AND state = 'storedOffline'
+                """, """
+                INSERT INTO transitions (session_id, from_state, to_state, at, error, attempt, note)
+                VALUES ((SELECT id FROM sessions WHERE merchant_id = ? AND location_id = ? AND reference = ?),
+                        'storedOffline', 'forwarded', ?, NULL, 1, NULL)
+                """]
+        }
+        for sql in setup { try raw.exec(sql) }
+        let insertMinimal = baseline == .minimalTable ? try raw.prepare("INSERT INTO payments VALUES (?, 'storedOffline', NULL)") : nil
+        let statements = try writes.map { try raw.prepare($0) }
+        defer {
+            insertMinimal.map(RawSQLite.finalize)
+            statements.forEach(RawSQLite.finalize)
+        }
+        let time = 1_767_225_600.0
+        var trial = 0
+        var rawTrial = 0
+        let figure = throughFacade ? "forwarding_facade_ratio"
+            : baseline == .sameWrites ? "forwarding_same_writes_ratio" : "forwarding_ratio"
+        let result = try await Interleaved(minTrials: quick ? 3 : 10, maxTrials: quick ? 6 : 200,
+                                           timeCap: quick ? 2 : 30).measure(
+            figure, target: !throughFacade && baseline == .minimalTable ? 2 : nil,
+            detail: { String(format: "%.1f ms vs %.1f ms for %d results", $0 * 1e3, $1 * 1e3, count) },
+            baseline: {
+                defer { rawTrial += 1 }
+                let prefix = "r\(rawTrial)"
+                if let insertMinimal {
+                    try raw.exec("BEGIN")
+                    for index in 0..<count { try raw.run(insertMinimal, ["\(prefix)-\(index)"]) }
+                    try raw.exec("COMMIT")
+                } else {
+                    try await rawFiller?.insertBatch(fixtureSessions(count, state: .storedOffline, scope: scope,
+                                                                     prefix: prefix, clock: clock))
+                }
+                return try await timed {
+                    try raw.exec("BEGIN")
+                    for index in 0..<count {
+                        let reference = "\(prefix)-\(index)"
+                        if baseline == .minimalTable {
+                            try raw.run(statements[0], ["pi_\(index)", reference])
+                        } else {
+                            try raw.run(statements[0], ["pi_\(index)", time, scope.merchantID, scope.locationID, reference])
+                            try raw.run(statements[1], [scope.merchantID, scope.locationID, reference, time])
+                        }
+                    }
+                    try raw.exec("COMMIT")
+                }
+            },
+            subject: {
+                defer { trial += 1 }
+                let prefix = "f\(trial)"
+                try await ledger.insertBatch(fixtureSessions(count, state: .storedOffline, scope: scope, prefix: prefix,
+                                                             clock: clock))
+                var changed = 0
+                let time: Double
+                if throughFacade {
+                    let updates = (0..<count).map {
+                        ProcessorPaymentUpdate(reference: "\(prefix)-\($0)", state: .forwarded, route: .offline,
+                                               processorPaymentID: "pi_\($0)")
+                    }
+                    time = try await timed { changed = try await terminal.applyForwardingResults(updates).count }
+                } else {
+                    let changes = (0..<count).map {
+                        SessionChange(reference: "\(prefix)-\($0)", expectedState: .storedOffline, newState: .forwarded,
+                                      at: clock.now(), route: .offline, processorPaymentID: "pi_\($0)")
+                    }
+                    time = try await timed { changed = try await ledger.record(changes, scope: scope).count }
+                }
+                guard changed == count else { throw BenchError("forwarded \(changed) of \(count)") }
+                return time
+            })
+        await ledger.close()
+        await rawFiller?.close()
+        return result
+    }
 }

@@ -1,29 +1,9 @@
 import Foundation
 
-/// Runs `body` `trials` times and returns the median duration in seconds.
-func median(trials: Int, _ body: () async throws -> Void) async rethrows -> Double {
-    var samples: [Double] = []
-    samples.reserveCapacity(trials)
-    let clock = ContinuousClock()
-    for _ in 0..<trials {
-        let start = clock.now
-        try await body()
-        let elapsed = clock.now - start
-        samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-    }
-    samples.sort()
-    return samples[samples.count / 2]
-}
-
 /// Peak resident memory of this process in bytes (Linux `VmHWM`; `ru_maxrss` elsewhere).
 func peakMemoryBytes() -> Int {
     #if os(Linux)
-    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-       let kb = Int(line.split(separator: " ").dropFirst().first { Int($0) != nil } ?? "") {
-        return kb * 1024
-    }
-    return 0
+    return procStatus("VmHWM:")
     #else
     var usage = rusage()
     getrusage(RUSAGE_SELF, &usage)
@@ -31,14 +11,19 @@ func peakMemoryBytes() -> Int {
     #endif
 }
 
-/// Resident memory now, in bytes (Linux `VmRSS`).
+/// Resident memory now, in bytes (Linux `VmRSS`; 0 elsewhere).
 func currentMemoryBytes() -> Int {
     #if os(Linux)
-    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-       let kb = Int(line.split(separator: " ").dropFirst().first { Int($0) != nil } ?? "") {
-        return kb * 1024
-    }
-    #endif
+    return procStatus("VmRSS:")
+    #else
     return 0
+    #endif
+}
+
+/// A `/proc/self/status` field given in kB, in bytes.
+private func procStatus(_ field: String) -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
+          let kb = Int(line.split(separator: " ").dropFirst().first { Int($0) != nil } ?? "") else { return 0 }
+    return kb * 1024
 }

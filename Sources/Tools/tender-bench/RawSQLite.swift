@@ -5,15 +5,15 @@ import SQLite3
 import CSQLite
 #endif
 
-/// The baseline: plain SQLite through its C API, with the same journal mode and synchronous setting as the
-/// ledger, on the same disk.
+/// The baseline: plain SQLite through its C API, in WAL mode like the ledger, on the same disk, with the durability
+/// the compared ledger operation has: `synchronous=FULL` (every commit syncs the WAL) or `NORMAL` (it does not).
 final class RawSQLite {
     private var db: OpaquePointer?
     private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    init(path: String) throws {
+    init(path: String, durable: Bool = true) throws {
         guard sqlite3_open(path, &db) == SQLITE_OK else { throw BenchError("cannot open \(path)") }
-        try exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;")
+        try exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=\(durable ? "FULL" : "NORMAL");")
     }
 
     deinit { sqlite3_close(db) }

@@ -1,17 +1,34 @@
-// tender-bench: Tender's performance, as ratios against baselines measured in the same run.
+// tender-bench: Tender's performance, as ratios against baselines measured in the same run, and the ledger's syncs.
 //   swift run -c release tender-bench            the full run (100,000-payment ledgers)
-//   swift run -c release tender-bench --quick    a small run that only checks everything works (CI)
-//   add --json for one JSON object on stdout
+//   swift run -c release tender-bench --quick    a small, fast run that checks everything works (CI)
+//   add --json for one JSON object on stdout; --syncs runs only the counted day (to check it against strace);
+//   --only WORD runs only the ratios whose names contain WORD (e.g. --only forwarding)
 import Foundation
 import Tender
 
-let arguments = Set(CommandLine.arguments.dropFirst())
+/// The command line: flags, and the word after `--only`.
+func parseArguments() -> (flags: Set<String>, only: String?) {
+    var flags: Set<String> = []
+    var only: String?
+    var iterator = CommandLine.arguments.dropFirst().makeIterator()
+    while let argument = iterator.next() {
+        if argument == "--only", let word = iterator.next() { only = word } else { flags.insert(argument) }
+    }
+    return (flags, only)
+}
+let (arguments, only) = parseArguments()
 let quick = arguments.contains("--quick")
 let json = arguments.contains("--json")
-let unknown = arguments.subtracting(["--quick", "--json"])
+let syncsOnly = arguments.contains("--syncs")
+let unknown = arguments.subtracting(["--quick", "--json", "--syncs"])
 guard unknown.isEmpty else {
-    FileHandle.standardError.write(Data("unknown option(s): \(unknown.sorted().joined(separator: " "))\nusage: tender-bench [--quick] [--json]\n".utf8))
+    FileHandle.standardError.write(Data("unknown option(s): \(unknown.sorted().joined(separator: " "))\nusage: tender-bench [--quick] [--json] [--syncs] [--only WORD]\n".utf8))
     exit(2)
+}
+/// Whether the ratios named `names` are to be measured in this run.
+func runs(_ names: String...) -> Bool {
+    guard let only else { return true }
+    return names.contains { $0.contains(only) }
 }
 
 let large = quick ? 5_000 : 100_000
@@ -22,74 +39,47 @@ defer { try? FileManager.default.removeItem(at: directory) }
 
 func progress(_ text: String) { if !json { FileHandle.standardError.write(Data("… \(text)\n".utf8)) } }
 
-func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
-
-struct Figure {
-    let name: String
-    let value: Double
-    let target: Double?
-    let detail: String
-    var met: Bool? { target.map { value <= $0 } }
+progress("a day of payments through the facade and the SQLite ledger, counting syncs")
+let day = try await SyncDay(directory: directory).run()
+if syncsOnly {
+    print("syncs counted in SQLite's VFS: \(day.syncs) during the day (\(day.payments) payments), "
+          + "\(day.preparationSyncs) preparing the previous day's ledger, \(day.syncs + day.preparationSyncs) in all")
+    for phase in day.phases { print("  \(phase.name): \(phase.operations) operations, \(phase.syncs) syncs") }
+    try? FileManager.default.removeItem(at: directory)  // exit() skips the deferred removal
+    exit(0)
 }
-var figures: [Figure] = []
-var extras: [String: Double] = [:]
 
+var report = Report(quick: quick, day: day)
 let ledgers = LedgerBenchmarks(directory: directory, quick: quick)
 
-progress("adapter overhead (facade + adapter vs the simulator's client protocol)")
-let overhead = try await AdapterOverhead(trials: quick ? 20 : 300).measure()
-figures.append(Figure(name: "overhead_ratio", value: overhead.facade / overhead.direct, target: 1.10,
-                      detail: String(format: "%.1f µs vs %.1f µs per payment", overhead.facade * 1e6, overhead.direct * 1e6)))
-figures.append(Figure(name: "adapter_only_ratio", value: overhead.adapter / overhead.direct, target: nil,
-                      detail: String(format: "%.1f µs: the adapter alone, without facade or ledger", overhead.adapter * 1e6)))
-
-progress("ledger commit vs raw insert")
-let commit = try await ledgers.ledgerCommit()
-figures.append(Figure(name: "ledger_commit_ratio", value: commit.ledger / commit.raw, target: 1.25,
-                      detail: String(format: "%.3f ms vs %.3f ms", commit.ledger * 1e3, commit.raw * 1e3)))
-
-progress("queue status with \(large) vs \(small) stored payments")
-let memoryBefore = currentMemoryBytes()
-let queue = try await ledgers.queueStatusScaling(small: small, large: large)
-let memoryPeak = peakMemoryBytes()
-figures.append(Figure(name: "queue_status_scaling", value: queue.large / queue.small, target: 2,
-                      detail: String(format: "%.1f µs vs %.1f µs", queue.large * 1e6, queue.small * 1e6)))
-
-progress("recovery of \(large) sessions, 1% mid-flight")
-let recovery = try await ledgers.recovery(count: large)
-figures.append(Figure(name: "recovery_ratio", value: recovery.recovery / recovery.raw, target: 3,
-                      detail: String(format: "%.3f s vs %.3f s raw read; %d resolved", recovery.recovery, recovery.raw, recovery.resolved)))
-extras["recovery_seconds"] = recovery.recovery
-
-progress("1,000 forwarding results vs 1,000 raw updates")
-let forwarding = try await ledgers.forwarding(count: 1_000)
-figures.append(Figure(name: "forwarding_ratio", value: forwarding.forwarding / forwarding.raw, target: 1.5,
-                      detail: String(format: "%.1f ms vs %.1f ms", forwarding.forwarding * 1e3, forwarding.raw * 1e3)))
-
-extras["peak_memory_mb"] = Double(memoryPeak) / 1_048_576
-extras["memory_per_stored_payment_bytes"] = Double(max(0, memoryPeak - memoryBefore)) / Double(large + small)
-
-if json {
-    var object: [String: Any] = ["quick": quick, "stored_payments": large]
-    for figure in figures {
-        object[figure.name] = (figure.value * 1000).rounded() / 1000
-        if let met = figure.met { object[figure.name + "_target_met"] = met }
-    }
-    for (key, value) in extras { object[key] = (value * 1000).rounded() / 1000 }
-    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-    print(String(decoding: data, as: UTF8.self))
-} else {
-    print("tender-bench\(quick ? " (quick: small sizes, figures not meaningful)" : "") — ratios against baselines measured in this run, medians")
-    print("")
-    print("figure                  ratio   target  met   detail")
-    for figure in figures {
-        let target = figure.target.map { String(format: "≤ %.2f", $0) } ?? "-"
-        let met = figure.met.map { $0 ? "yes" : "NO" } ?? "-"
-        print(pad(figure.name, 22) + " " + pad(String(format: "%7.3f", figure.value), 7) + "  " + pad(target, 7) + " "
-              + pad(met, 5) + " " + figure.detail)
-    }
-    print("")
-    print(String(format: "recovery: %.3f s for %d sessions", recovery.recovery, large))
-    print(String(format: "peak memory: %.1f MiB; %.0f bytes per stored payment (RSS growth while %d were stored)",
-                 extras["peak_memory_mb"]!, extras["memory_per_stored_payment_bytes"]!, large + small))
+if runs("overhead_ratio", "adapter_only_ratio") {
+    progress("adapter overhead (facade + adapter, and adapter alone, vs the simulator's client protocol)")
+    let overhead = try await AdapterOverhead(quick: quick).measure()
+    report.ratios += [overhead.facade, overhead.adapter]
 }
+if runs("ledger_commit_ratio", "ledger_commit_nondurable_ratio") {
+    progress("ledger commit vs raw insert, durable and not")
+    report.ratios.append(try await ledgers.ledgerCommit(durable: true))
+    report.ratios.append(try await ledgers.ledgerCommit(durable: false))
+}
+if runs("queue_status_scaling") {
+    progress("queue status with \(large) vs \(small) stored payments")
+    let memoryBefore = currentMemoryBytes()
+    report.ratios.append(try await ledgers.queueStatusScaling(small: small, large: large))
+    let memoryPeak = peakMemoryBytes()
+    report.peakMemoryMiB = Double(memoryPeak) / 1_048_576
+    report.memoryPerStoredPayment = Double(max(0, memoryPeak - memoryBefore)) / Double(large + small)
+    report.storedPayments = large + small
+}
+if runs("recovery_ratio") {
+    progress("recovery of \(large) sessions, 1% mid-flight, vs a raw read")
+    report.ratios.append(try await ledgers.recovery(count: large))
+}
+if runs("forwarding_ratio", "forwarding_same_writes_ratio", "forwarding_facade_ratio") {
+    progress("1,000 forwarding results: the ledger's batch vs raw updates, vs the same writes by hand, and the facade")
+    report.ratios.append(try await ledgers.forwarding(count: 1_000, throughFacade: false, baseline: .minimalTable))
+    report.ratios.append(try await ledgers.forwarding(count: 1_000, throughFacade: false, baseline: .sameWrites))
+    report.ratios.append(try await ledgers.forwarding(count: 1_000, throughFacade: true, baseline: .minimalTable))
+}
+
+if json { try report.printJSON() } else { report.printTable() }

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Every statement the SQLite ledger prepares: each is prepared once per connection and reused. Values always reach
+/// them through bindings.
+enum LedgerSQL {
+    // MARK: Sessions
+
+    /// The columns ``SQLitePaymentLedger`` decodes a session from, in this order.
+    static let sessionColumns = sessionColumns(prefix: "")
+
+    /// ``sessionColumns`` qualified by a table alias such as `s.`.
+    static func sessionColumns(prefix: String) -> String {
+        ["id", "merchant_id", "location_id", "reference", "processor", "amount", "currency", "currency_exponent", "tip",
+         "tip_currency", "tip_currency_exponent", "capture_mode", "offline_policy", "route", "state",
+         "processor_payment_id", "local_id", "card", "last_error", "attempts", "created_at", "updated_at", "stored_at",
+         "payment_attempt", "capture_before"].map { prefix + $0 }.joined(separator: ", ")
+    }
+
+    static let insertSession = """
+        INSERT INTO sessions (merchant_id, location_id, reference, processor, amount, currency, currency_exponent,
+            tip, tip_currency, tip_currency_exponent, capture_mode, offline_policy, route, state, processor_payment_id,
+            local_id, card, last_error, attempts, created_at, updated_at, stored_at, stored_since, payment_attempt,
+            capture_before)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// The row path of a change: every column a change can move, with the expected state as a condition. Card and
+    /// error are NULL when the change does not carry them, which keeps the column (and spares two JSON encodings).
+    static let updateSession = """
+        UPDATE sessions SET route = ?, state = ?, processor_payment_id = ?, local_id = ?, card = COALESCE(?, card),
+            last_error = COALESCE(?, last_error), attempts = ?, updated_at = ?, stored_at = ?, stored_since = ?,
+            payment_attempt = ?, capture_before = ?
+        WHERE id = ? AND state = ?
+        """
+
+    /// A new payment attempt clears the old attempt's card, which `COALESCE` in ``updateSession`` would keep.
+    static let clearCard = "UPDATE sessions SET card = NULL WHERE id = ?"
+
+    static let insertTransition = """
+        INSERT INTO transitions (session_id, from_state, to_state, at, error, attempt, note)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static let insertScope = "INSERT OR IGNORE INTO scopes (merchant_id, location_id) VALUES (?, ?)"
+
+    static let selectByReference =
+        "SELECT \(sessionColumns) FROM sessions WHERE merchant_id = ? AND location_id = ? AND reference = ?"
+
+    static let selectReferenceByLocalID = """
+        SELECT reference FROM sessions WHERE merchant_id = ? AND location_id = ? AND local_id = ?
+        ORDER BY id LIMIT 1
+        """
+
+    static let selectReferenceByProcessorID = """
+        SELECT reference FROM sessions WHERE merchant_id = ? AND location_id = ? AND processor_payment_id = ?
+        ORDER BY id LIMIT 1
+        """
+
+    static let selectAll =
+        "SELECT \(sessionColumns) FROM sessions WHERE merchant_id = ? AND location_id = ? ORDER BY id"
+
+    /// One statement per number of states (at most one per ``PaymentState`` case), each cached.
+    static func selectInStates(count: Int) -> String {
+        let placeholders = Array(repeating: "?", count: count).joined(separator: ", ")
+        return "SELECT \(sessionColumns) FROM sessions WHERE merchant_id = ? AND location_id = ? "
+            + "AND state IN (\(placeholders)) ORDER BY id"
+    }
+
+    static let selectTransitions =
+        "SELECT from_state, to_state, at, error, attempt, note FROM transitions WHERE session_id = ? ORDER BY id"
+
+    static let selectScopes = "SELECT merchant_id, location_id FROM scopes"
+
+    // MARK: Stored aggregates
+
+    static let addAggregate = """
+        INSERT INTO stored_aggregates
+            (merchant_id, location_id, currency, currency_exponent, stored_count, stored_amount)
+        VALUES (?, ?, ?, ?, 1, ?)
+        ON CONFLICT (merchant_id, location_id, currency)
+        DO UPDATE SET stored_count = stored_count + 1, stored_amount = stored_amount + excluded.stored_amount
+        """
+
+    /// Removes `?1` payments totalling `?2` from one currency's aggregate.
+    static let removeAggregates = """
+        UPDATE stored_aggregates SET stored_count = stored_count - ?, stored_amount = stored_amount - ?
+        WHERE merchant_id = ? AND location_id = ? AND currency = ?
+        """
+
+    static let deleteEmptyAggregate = """
+        DELETE FROM stored_aggregates
+        WHERE merchant_id = ? AND location_id = ? AND currency = ? AND stored_count <= 0
+        """
+
+    static let selectAggregates = """
+        SELECT currency, currency_exponent, stored_count, stored_amount FROM stored_aggregates
+        WHERE merchant_id = ? AND location_id = ?
+        """
+
+    static let selectOldestStored = """
+        SELECT stored_since FROM sessions
+        WHERE merchant_id = ? AND location_id = ? AND stored_since IS NOT NULL
+        ORDER BY stored_since LIMIT 1
+        """
+}
