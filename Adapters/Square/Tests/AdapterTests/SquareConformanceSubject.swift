@@ -30,6 +30,12 @@ struct SquareConformanceSubject: ConformanceSubject {
         }
 
         func charges(reference: String) async -> Int { await world.simulator.chargeCount(paymentAttemptID: reference) }
+        // Baseline hooks so the target compiles against the new kit (replaced by real ones).
+        func inject(_ fault: ConformanceFault) async {}
+        func releaseHeld() async {}
+        func isHolding() async -> Bool { false }
+        func advanceClock(by seconds: Double) async { world.clock.advance(by: seconds) }
+        func relaunch() async throws -> any PaymentProcessor { world.processor }
     }
 
     let name = "square"
