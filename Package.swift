@@ -13,6 +13,8 @@ let package = Package(
         // The adapters (client protocol, mapping, error table, processor).
         .library(name: "TenderStripe", targets: ["TenderStripe"]),
         .library(name: "TenderSquare", targets: ["TenderSquare"]),
+        // The server half: Stripe's and Square's REST APIs for capture, void, refunds, lookups and connection tokens.
+        .library(name: "TenderServer", targets: ["TenderServer"]),
         // The simulators: faithful models of each vendor SDK for tests, previews and the demo. Not for shipping apps.
         .library(name: "TenderStripeSimulator", targets: ["TenderStripeSimulator"]),
         .library(name: "TenderSquareSimulator", targets: ["TenderSquareSimulator"]),
@@ -63,6 +65,24 @@ let package = Package(
             name: "TenderSquareTests",
             dependencies: ["TenderSquare", "TenderSquareSimulator", "Tender", "TenderTestKit"],
             path: "Adapters/Square/Tests/AdapterTests"
+        ),
+        // The surface mirror: Square's SDK API (MobilePaymentsSDK.shared, its managers, protocols, classes, enums)
+        // declared as Swift imports it, so the bridge compiles on Linux. Test support: no product, never linked by a
+        // shipping app. One module stands for both SquareMobilePaymentsSDK and the MobilePaymentsSDKAPI it re-exports.
+        // Its tests compare its symbol graph with reference/sdk-surface/square-mobile-payments-ios.json.
+        .target(name: "SquareMobilePaymentsSurface", path: "Adapters/Square/Sources/Mirror"),
+        .testTarget(
+            name: "SquareMobilePaymentsSurfaceTests",
+            dependencies: ["SquareMobilePaymentsSurface"],
+            path: "Adapters/Square/Tests/MirrorTests"
+        ),
+
+        // MARK: Server (Stripe and Square REST, URLSession only)
+        .target(name: "TenderServer", dependencies: ["Tender", "TenderStripe", "TenderSquare"], path: "Sources/TenderServer"),
+        .testTarget(
+            name: "TenderServerTests",
+            dependencies: ["TenderServer", "Tender", "TenderStripe", "TenderSquare"],
+            path: "Tests/TenderServerTests"
         ),
 
         // MARK: Test support

@@ -1,13 +1,27 @@
 import Foundation
 
 /// A ``PaymentProcessor`` that keeps everything in memory, for tests and previews. It is not a happy-path stub:
-/// cards can be scripted to decline, to be declined only when forwarded, to time out after the charge was made
-/// (the answer is lost, as with a nil Stripe intent), or to be canceled by the customer; the network can be
-/// offline; stored payments are forwarded only when ``forwardStoredPayments()`` is called while online.
+/// cards can be scripted to decline, to be declined only when forwarded, to time out before the processor received
+/// the request or after it charged (the answer is lost, as with a nil Stripe intent), or to be canceled by the
+/// customer; the network can be offline; its server-side search can lag; a card presentation or an authorization
+/// can be held (so a task can be cancelled mid-collect or mid-confirm); it can be relaunched, forgetting everything
+/// an adapter would hold in memory; stored payments are forwarded only when ``forwardStoredPayments()`` is called
+/// while online.
 ///
 /// Its "processor side" (``charges(reference:)``, ``heldPayment(reference:)``) is what a real processor's servers
-/// would hold, so tests can check that every reference was charged exactly once.
+/// would hold, so tests can check that every reference was charged at most once. Payments are keyed by vendor
+/// attempt (``PaymentAttempt/vendorAttemptID(reference:)``), like Square's `paymentAttemptID`.
 public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendable {
+    /// A fault of the next refund request.
+    public enum RefundFault: Hashable, Sendable {
+        /// The server cannot be reached: nothing is refunded, the outcome is unknown to the app.
+        case unreachable
+        /// The server refunds, then the answer is lost.
+        case answerLost
+        /// The server refuses the refund.
+        case refused
+    }
+
     /// How the next presented card behaves.
     public enum Card: Hashable, Sendable {
         /// Approved.
@@ -28,6 +42,8 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
     public struct HeldPayment: Hashable, Sendable {
         /// The app's reference.
         public var reference: String
+        /// The vendor attempt id (the reference, or `reference#n` for later vendor payments).
+        public var attemptID: String
         /// The processor id (set when charged or forwarded).
         public var id: String?
         /// The local id of an offline payment.
@@ -36,39 +52,79 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
         public var state: PaymentState
         /// The amount charged or stored.
         public var amount: Money
+        /// When the processor last changed it (its search index sees the change only after the search lag).
+        public var changedAt: Date
+        /// When it was stored offline, if it was.
+        public var storedAt: Date?
         /// How the card behaves when forwarded.
         var declinesWhenForwarded: Bool
         /// The capture mode.
         var captureMode: CaptureMode
     }
 
-    private struct State {
+    /// The processor's side: what survives a relaunch.
+    struct State {
         var network: NetworkStatus = .online
         var offlineLimits: ProcessorOfflineLimits?
         var cards: [Card] = []
-        var held: [String: HeldPayment] = [:]
-        var charges: [String: Int] = [:]
+        /// A timeout injected into the next payment, whatever card is presented.
+        var pendingFault: Card?
+        var held: [String: HeldPayment] = [:]  // by attempt id
+        var charges: [String: Int] = [:]      // by reference
+        var refunds: [String: RefundResult] = [:]  // by idempotency key
+        var refunded: [String: Int64] = [:]   // by processor payment id
         var sequence = 0
-        var reader: Reader?
-        var canceledReferences: Set<String> = []
+        var searchLag: Double = 0
+        var refundFault: RefundFault?
+        var supportsPartialCapture = true
+        var supportsMetadata = true
+        var reportsForwardingAsEvents = true
+        var holdNextCard = false
+        var holdNextAuthorization = false
         var calls: [String] = []
     }
 
     /// The processor name reported in capabilities and the ledger.
     public let name: String
-    private let state: Locked<State>
-    private let emitter = ProcessorEventEmitter()
+    let state: Locked<State>
+    let clock: any TenderClock
+    let emitter = ProcessorEventEmitter()
+    /// What this app instance holds in memory (forgotten by a relaunch).
+    let session = Locked(SessionState())
+    let gate = HoldGate()
+
+    struct SessionState {
+        var canceledReferences: Set<String> = []
+        var reader: Reader?
+    }
 
     /// Creates a processor.
     /// - Parameters:
     ///   - name: the name (default `"memory"`).
     ///   - offlineLimits: the processor's offline limits; `nil` means it cannot take payments offline.
-    public init(name: String = "memory", offlineLimits: ProcessorOfflineLimits? = ProcessorOfflineLimits()) {
+    ///   - clock: the time source for stored times and search lag.
+    public init(name: String = "memory", offlineLimits: ProcessorOfflineLimits? = ProcessorOfflineLimits(),
+                clock: any TenderClock = SystemClock()) {
         self.name = name
+        self.clock = clock
         state = Locked(State(offlineLimits: offlineLimits))
     }
 
+    private init(relaunching other: InMemoryPaymentProcessor) {
+        name = other.name
+        clock = other.clock
+        state = other.state
+    }
+
     // MARK: Test controls
+
+    /// A new adapter instance over the same processor side, as after an app relaunch: everything this instance
+    /// held in memory (cancellation requests, the connected reader, a held card or authorization) is forgotten;
+    /// what the processor and the device's store hold is kept.
+    public func relaunched() -> InMemoryPaymentProcessor {
+        gate.releaseAll()
+        return InMemoryPaymentProcessor(relaunching: self)
+    }
 
     /// Sets the network status and reports it as an event.
     public func setNetwork(_ status: NetworkStatus) {
@@ -79,11 +135,52 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
     /// Queues the behaviour of the next presented cards, in order. When the queue is empty, cards approve.
     public func present(_ cards: Card...) { state.withLock { $0.cards.append(contentsOf: cards) } }
 
-    /// How many times the processor has charged (authorized online, or accepted when forwarded) this reference.
+    /// Makes the next payment time out (``Card/timeOutBeforeCharge`` or ``Card/timeOutAfterCharge``) whatever card
+    /// is presented.
+    public func injectTimeout(_ fault: Card) {
+        precondition(fault == .timeOutBeforeCharge || fault == .timeOutAfterCharge, "only timeouts can be injected")
+        state.withLock { $0.pendingFault = fault }
+    }
+
+    /// Makes the next refund request fail as `fault` says.
+    public func injectRefundFault(_ fault: RefundFault) { state.withLock { $0.refundFault = fault } }
+
+    /// Changes what ``capabilities()`` reports: partial capture (Square cannot) and metadata (kept or not).
+    public func setCapabilities(partialCapture: Bool = true, metadata: Bool = true) {
+        state.withLock {
+            $0.supportsPartialCapture = partialCapture
+            $0.supportsMetadata = metadata
+        }
+    }
+
+    /// With `false`, forwarding results are not sent as events: like Square, the processor reports them only in
+    /// its queue (``queueSnapshot()``), so they are seen only if someone reads it.
+    public func setReportsForwardingAsEvents(_ value: Bool) { state.withLock { $0.reportsForwardingAsEvents = value } }
+
+    /// Makes the processor's search lag: a payment appears in lookups (or changes there) only `seconds` after it
+    /// was created or changed.
+    public func setSearchLag(seconds: Double) { state.withLock { $0.searchLag = seconds } }
+
+    /// Holds the next card presentation until ``releaseHeld()`` (or a cancellation).
+    public func holdNextCard() { state.withLock { $0.holdNextCard = true } }
+
+    /// Holds the next authorization until ``releaseHeld()``; a cancellation does not stop it.
+    public func holdNextAuthorization() { state.withLock { $0.holdNextAuthorization = true } }
+
+    /// Lets a held card or authorization proceed.
+    public func releaseHeld() { gate.releaseAll() }
+
+    /// Whether a card or authorization is held now.
+    public var isHolding: Bool { gate.isHolding }
+
+    /// How many times the processor has charged (authorized online, or accepted when forwarded) this reference,
+    /// over every vendor payment of it.
     public func charges(reference: String) -> Int { state.withLock { $0.charges[reference] ?? 0 } }
 
-    /// The payment the processor holds for a reference, if any.
-    public func heldPayment(reference: String) -> HeldPayment? { state.withLock { $0.held[reference] } }
+    /// The most advanced payment the processor holds for a reference, if any.
+    public func heldPayment(reference: String) -> HeldPayment? {
+        state.withLock { s in s.held.values.filter { $0.reference == reference }.max { $0.changedAt < $1.changedAt } }
+    }
 
     /// Every call made to the processor, in order (method names with the reference).
     public var calls: [String] { state.withLock { $0.calls } }
@@ -92,42 +189,54 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
     /// event. Returns how many were forwarded (approved or declined).
     @discardableResult
     public func forwardStoredPayments() -> Int {
+        let now = clock.now()
         let results: [ProcessorPaymentUpdate] = state.withLock { s in
             guard s.network == .online else { return [] }
             var out: [ProcessorPaymentUpdate] = []
-            for reference in s.held.keys.sorted() where s.held[reference]!.state == .storedOffline {
-                var payment = s.held[reference]!
+            for key in s.held.keys.sorted() where s.held[key]!.state == .storedOffline {
+                var payment = s.held[key]!
+                payment.changedAt = now
                 if payment.declinesWhenForwarded {
                     payment.state = .declinedAfterForwarding
                     out.append(ProcessorPaymentUpdate(
-                        reference: reference, state: .declinedAfterForwarding, route: .offline, localID: payment.localID,
+                        reference: payment.reference, state: .declinedAfterForwarding, route: .offline,
+                        localID: payment.localID,
                         error: PaymentError(.cardDeclined, recovery: .collectAnotherCard, phase: .forwarding,
                                             message: "The card was declined when the stored payment was forwarded.",
-                                            vendor: .init(processor: name, name: "declinedWhenForwarded"))))
+                                            vendor: .init(processor: name, name: "declinedWhenForwarded")),
+                        storedAt: payment.storedAt))
                 } else {
                     s.sequence += 1
                     payment.id = "mem_\(s.sequence)"
                     payment.state = .forwarded
-                    s.charges[reference, default: 0] += 1
-                    out.append(ProcessorPaymentUpdate(reference: reference, state: .forwarded, route: .offline,
-                                                      processorPaymentID: payment.id, localID: payment.localID))
+                    s.charges[payment.reference, default: 0] += 1
+                    out.append(ProcessorPaymentUpdate(reference: payment.reference, state: .forwarded, route: .offline,
+                                                      processorPaymentID: payment.id, localID: payment.localID,
+                                                      storedAt: payment.storedAt))
                 }
-                s.held[reference] = payment
+                s.held[key] = payment
             }
             return out
         }
-        for update in results { emitter.emit(.paymentForwarded(update)) }
-        if !results.isEmpty { emitter.emit(.offlineQueueChanged) }
+        if state.withLock({ $0.reportsForwardingAsEvents }) {
+            for update in results { emitter.emit(.paymentForwarded(update)) }
+            if !results.isEmpty { emitter.emit(.offlineQueueChanged) }
+        }
         return results.count
     }
 
-    // MARK: PaymentProcessor
+    // MARK: PaymentProcessor: readers and status
 
-    /// Reports the offline limits given at creation.
+    /// Reports the offline limits given at creation; refunds are supported.
     public func capabilities() async -> ProcessorCapabilities {
-        ProcessorCapabilities(processorName: name, offlineLimits: state.withLock { $0.offlineLimits },
-                              supportedCurrencies: nil)
+        let s = state.current
+        return ProcessorCapabilities(processorName: name, offlineLimits: s.offlineLimits, supportedCurrencies: nil,
+                                     supportsPartialCapture: s.supportsPartialCapture,
+                                     supportsMetadata: s.supportsMetadata, supportsRefunds: true)
     }
+
+    /// The simulated network's status.
+    public func networkStatus() async -> NetworkStatus { state.withLock { $0.network } }
 
     /// One simulated reader.
     public func discoverReaders(timeout: Double) async throws -> [Reader] {
@@ -138,139 +247,45 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
     public func connectReader(_ reader: Reader, locationID: String) async throws -> Reader {
         var connected = reader
         connected.locationID = locationID
-        state.withLock { $0.reader = connected }
+        session.withLock { $0.reader = connected }
         emitter.emit(.readerConnectionChanged(.connected))
         return connected
     }
 
     /// Disconnects the reader.
     public func disconnectReader() async throws {
-        state.withLock { $0.reader = nil }
+        session.withLock { $0.reader = nil }
         emitter.emit(.readerDisconnected(.requested))
-    }
-
-    /// Takes the payment as scripted.
-    public func startPayment(_ request: PaymentRequest, routing: RoutingDecision, attempt: PaymentAttempt,
-                             updates: @escaping PaymentUpdateHandler) async throws -> ProcessorPaymentUpdate {
-        let reference = request.reference
-        state.withLock { $0.calls.append("startPayment \(reference) #\(attempt.number)") }
-        if let held = heldPayment(reference: reference), held.state != .processing {
-            // A retry of a payment the processor already holds: report it, never charge again.
-            return ProcessorPaymentUpdate(reference: reference, state: held.state,
-                                          route: held.localID == nil ? .online : .offline,
-                                          processorPaymentID: held.id, localID: held.localID)
-        }
-        try await updates(ProcessorPaymentUpdate(reference: reference, state: .collecting))
-        let card: Card = state.withLock { s in s.cards.isEmpty ? .approve : s.cards.removeFirst() }
-        if state.withLock({ $0.canceledReferences.remove(reference) != nil }) || card == .customerCancels {
-            return ProcessorPaymentUpdate(reference: reference, state: .canceled,
-                                          error: PaymentError(.canceled, recovery: .none, phase: .collection,
-                                                              message: "The payment was canceled."))
-        }
-        try await updates(ProcessorPaymentUpdate(reference: reference, state: .processing))
-        let network = state.withLock { $0.network }
-        let total = try request.total()
-        let goesOffline: Bool
-        switch routing {
-        case .refused(let error): throw error
-        case .offline: goesOffline = true
-        case .onlineWithOfflineFallback: goesOffline = network == .offline
-        case .online:
-            guard network != .offline else {
-                return ProcessorPaymentUpdate(reference: reference, state: .failed, route: .online,
-                                              error: PaymentError(.networkUnavailable, recovery: .goOnline,
-                                                                  phase: .processing, message: "The device is offline."))
-            }
-            goesOffline = false
-        }
-        if card == .timeOutBeforeCharge {
-            throw PaymentError(.timedOut, recovery: .retrySamePayment, phase: .processing,
-                               message: "The request timed out before reaching the processor.")
-        }
-        if card == .decline {
-            return ProcessorPaymentUpdate(reference: reference, state: .declined, route: goesOffline ? .offline : .online,
-                                          error: PaymentError(.cardDeclined, recovery: .collectAnotherCard,
-                                                              phase: .processing, message: "The card was declined.",
-                                                              vendor: .init(processor: name, name: "declined")))
-        }
-        let details = CardDetails(brand: .visa, last4: "4242", entryMethod: .contactless)
-        let update: ProcessorPaymentUpdate = state.withLock { s in
-            s.sequence += 1
-            if goesOffline {
-                let localID = "local_\(s.sequence)"
-                s.held[reference] = HeldPayment(reference: reference, localID: localID, state: .storedOffline,
-                                                amount: total, declinesWhenForwarded: card == .declineWhenForwarded,
-                                                captureMode: request.captureMode)
-                return ProcessorPaymentUpdate(reference: reference, state: .storedOffline, route: .offline,
-                                              localID: localID, card: details)
-            }
-            let id = "mem_\(s.sequence)"
-            let final: PaymentState = request.captureMode == .manual ? .authorized : .succeeded
-            s.held[reference] = HeldPayment(reference: reference, id: id, state: final, amount: total,
-                                            declinesWhenForwarded: false, captureMode: request.captureMode)
-            s.charges[reference, default: 0] += 1
-            return ProcessorPaymentUpdate(reference: reference, state: final, route: .online,
-                                          processorPaymentID: id, card: details)
-        }
-        if goesOffline { emitter.emit(.offlineQueueChanged) }
-        if card == .timeOutAfterCharge {
-            throw PaymentError(.timedOut, recovery: .retrySamePayment, phase: .processing,
-                               message: "The answer was lost after the processor charged the card.")
-        }
-        return update
-    }
-
-    /// Marks the payment canceled if it has not reached processing.
-    public func cancelPayment(reference: String) async throws {
-        state.withLock { _ = $0.canceledReferences.insert(reference) }
-    }
-
-    /// Captures an authorized or forwarded payment.
-    public func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
-        -> ProcessorPaymentUpdate {
-        try settle(reference: reference, processorPaymentID: processorPaymentID, to: .succeeded)
-    }
-
-    /// Voids an authorized or forwarded payment.
-    public func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
-        try settle(reference: reference, processorPaymentID: processorPaymentID, to: .canceled)
-    }
-
-    private func settle(reference: String, processorPaymentID: String, to target: PaymentState) throws
-        -> ProcessorPaymentUpdate {
-        try state.withLock { s in
-            guard var held = s.held[reference], held.id == processorPaymentID,
-                  held.state == .authorized || held.state == .forwarded
-            else {
-                throw PaymentError(.invalidState, recovery: .none, phase: .capture,
-                                   message: "Payment \(reference) cannot be captured or voided now.")
-            }
-            held.state = target
-            s.held[reference] = held
-            return ProcessorPaymentUpdate(reference: reference, state: target, processorPaymentID: processorPaymentID)
-        }
-    }
-
-    /// The stored payments, as the processor sees them.
-    public func queueSnapshot() async throws -> OfflineQueueSnapshot {
-        let (network, held) = state.withLock { ($0.network, Array($0.held.values)) }
-        return try OfflineQueueSnapshot(networkStatus: network, payments: held.filter { $0.localID != nil }.map {
-            QueuedPayment(reference: $0.reference, localID: $0.localID, processorPaymentID: $0.id, amount: $0.amount,
-                          storedAt: Date(timeIntervalSince1970: 0),
-                          status: $0.state == .storedOffline ? .stored
-                              : $0.state == .declinedAfterForwarding ? .declinedAfterForwarding : .forwarded)
-        })
-    }
-
-    /// What the processor holds for the reference.
-    public func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
-        let reference = query.reference
-        guard let held = heldPayment(reference: reference) else { return .notFound }
-        return .found(ProcessorPaymentUpdate(reference: reference, state: held.state,
-                                             route: held.localID == nil ? .online : .offline,
-                                             processorPaymentID: held.id, localID: held.localID))
     }
 
     /// The event stream.
     public func events() -> AsyncStream<ProcessorEvent> { emitter.stream }
+}
+
+/// Holds a simulated card presentation or authorization until released. Waiting ignores task cancellation, as a
+/// vendor SDK's completion does: only a release (or a vendor-side cancellation) ends it.
+final class HoldGate: Sendable {
+    private let waiters = Locked<[CheckedContinuation<Bool, Never>]>([])
+
+    /// Waits until released; returns `true` when released, `false` when canceled through ``cancelAll()``.
+    func hold() async -> Bool {
+        await withCheckedContinuation { continuation in waiters.withLock { $0.append(continuation) } }
+    }
+
+    /// Whether anything waits.
+    var isHolding: Bool { !waiters.current.isEmpty }
+
+    /// Releases every waiter.
+    func releaseAll() {
+        for waiter in waiters.withLock({ w -> [CheckedContinuation<Bool, Never>] in defer { w = [] }; return w }) {
+            waiter.resume(returning: true)
+        }
+    }
+
+    /// Cancels every waiter (a vendor-side cancellation of a held card).
+    func cancelAll() {
+        for waiter in waiters.withLock({ w -> [CheckedContinuation<Bool, Never>] in defer { w = [] }; return w }) {
+            waiter.resume(returning: false)
+        }
+    }
 }

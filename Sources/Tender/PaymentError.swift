@@ -110,15 +110,26 @@ public struct PaymentError: Error, Hashable, Sendable, Codable, CustomStringConv
         public var message: String?
         /// A decline code from the card network or issuer (`insufficient_funds`), when given.
         public var declineCode: String?
+        /// The vendor's error class, from a server API: Stripe's `type` (`card_error`), Square's `category`
+        /// (`PAYMENT_METHOD_ERROR`).
+        public var category: String?
+        /// The request field at fault, from a server API: Stripe's `param`, Square's `field`.
+        public var field: String?
+        /// The vendor's id of the failed request, for its support (Stripe's `Request-Id` header).
+        public var requestID: String?
 
         /// Creates a vendor error record.
         public init(processor: String, name: String, numericCode: Int? = nil, message: String? = nil,
-                    declineCode: String? = nil) {
+                    declineCode: String? = nil, category: String? = nil, field: String? = nil,
+                    requestID: String? = nil) {
             self.processor = processor
             self.name = name
             self.numericCode = numericCode
             self.message = message
             self.declineCode = declineCode
+            self.category = category
+            self.field = field
+            self.requestID = requestID
         }
 
         /// `stripe declinedByStripeAPI 6000`.

@@ -24,6 +24,10 @@ public struct PaymentStateChange: Hashable, Sendable {
 }
 
 /// Everything the facade reports as it happens.
+///
+/// The set of events grows as Tender does (refunds added ``refundChanged(_:)``): switch over it with a `default`
+/// branch. The payment lifecycle itself (``PaymentState``) is closed; see "Source stability" in the lifecycle
+/// article.
 public enum TenderEvent: Hashable, Sendable {
     /// Something the processor reported: network status, reader prompts, reader connection and reconnection,
     /// software-update progress, battery, forwarding errors.
@@ -40,6 +44,8 @@ public enum TenderEvent: Hashable, Sendable {
     case queueChanged(OfflineQueueSnapshot)
     /// Recovery finished.
     case recoveryFinished(RecoveryReport)
+    /// A refund was recorded or changed status (pending → succeeded or failed).
+    case refundChanged(RefundRecord)
 }
 
 /// The facade's events as a named `AsyncSequence`. Each access to ``PaymentTerminal/events`` is an independent

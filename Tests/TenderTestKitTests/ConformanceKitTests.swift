@@ -5,14 +5,26 @@ import TenderTestKit
 /// The in-memory processor as a conformance subject.
 struct InMemorySubject: ConformanceSubject {
     let name = "memory"
-    /// When set, wraps the processor in one that reports declines as successes.
-    var broken = false
+    /// When set, wraps the processor in a deliberately broken adapter.
+    var flaw: BrokenProcessor.Flaw?
 
-    struct Environment: ConformanceEnvironment {
-        let memory: InMemoryPaymentProcessor
-        let processor: any PaymentProcessor
+    final class Environment: ConformanceEnvironment, @unchecked Sendable {
+        private let current: Locked<InMemoryPaymentProcessor>
+        let manualClock: ManualClock
+        var clock: any TenderClock { manualClock }
+        let flaw: BrokenProcessor.Flaw?
+        var memory: InMemoryPaymentProcessor { current.current }
+        var processor: any PaymentProcessor { flaw.map { BrokenProcessor(inner: memory, flaw: $0) } ?? memory }
         let locationID = "loc_conformance"
         let supportsOffline = true
+
+        init(flaw: BrokenProcessor.Flaw?) {
+            manualClock = ManualClock()
+            let clock = manualClock
+            current = Locked(InMemoryPaymentProcessor(clock: clock))
+            self.flaw = flaw
+        }
+
         func setNetwork(online: Bool) async { memory.setNetwork(online ? .online : .offline) }
         func presentNextCard(_ card: ConformanceCard) async {
             switch card {
@@ -23,17 +35,40 @@ struct InMemorySubject: ConformanceSubject {
         }
         func forwardStoredPayments() async { memory.forwardStoredPayments() }
         func charges(reference: String) async -> Int { memory.charges(reference: reference) }
+        func inject(_ fault: ConformanceFault) async {
+            switch fault {
+            case .confirmNotReceived: memory.injectTimeout(.timeOutBeforeCharge)
+            case .answerLostAfterCharge: memory.injectTimeout(.timeOutAfterCharge)
+            case .searchLag(let seconds): memory.setSearchLag(seconds: seconds)
+            case .holdNextCard: memory.holdNextCard()
+            case .holdNextAuthorization: memory.holdNextAuthorization()
+            }
+        }
+        func releaseHeld() async { memory.releaseHeld() }
+        func isHolding() async -> Bool { memory.isHolding }
+        func advanceClock(by seconds: Double) async { manualClock.advance(by: seconds) }
+        func relaunch() async throws -> any PaymentProcessor {
+            let next = memory.relaunched()
+            current.withLock { $0 = next }
+            return processor
+        }
     }
 
-    func makeEnvironment() async throws -> any ConformanceEnvironment {
-        let memory = InMemoryPaymentProcessor()
-        return Environment(memory: memory, processor: broken ? DeclineAsSuccessProcessor(inner: memory) : memory)
-    }
+    func makeEnvironment() async throws -> any ConformanceEnvironment { Environment(flaw: flaw) }
 }
 
-/// A deliberately broken adapter: it maps a decline as a success.
-struct DeclineAsSuccessProcessor: PaymentProcessor {
+/// A deliberately broken adapter over the in-memory processor.
+struct BrokenProcessor: PaymentProcessor {
+    /// What is wrong with it.
+    enum Flaw: Sendable {
+        /// Maps a decline as a success.
+        case declineAsSuccess
+        /// Reads "I cannot tell" as "nothing happened": a timeout becomes failed, an unknown lookup notFound.
+        case unknownAsFailed
+    }
+
     let inner: InMemoryPaymentProcessor
+    let flaw: Flaw
     var name: String { inner.name }
     func capabilities() async -> ProcessorCapabilities { await inner.capabilities() }
     func discoverReaders(timeout: Double) async throws -> [Reader] { try await inner.discoverReaders(timeout: timeout) }
@@ -43,10 +78,20 @@ struct DeclineAsSuccessProcessor: PaymentProcessor {
     func disconnectReader() async throws { try await inner.disconnectReader() }
     func startPayment(_ request: PaymentRequest, routing: RoutingDecision, attempt: PaymentAttempt,
                       updates: @escaping PaymentUpdateHandler) async throws -> ProcessorPaymentUpdate {
-        var final = try await inner.startPayment(request, routing: routing, attempt: attempt, updates: updates)
-        if final.state == .declined {
+        var final: ProcessorPaymentUpdate
+        do {
+            final = try await inner.startPayment(request, routing: routing, attempt: attempt, updates: updates)
+        } catch where flaw == .unknownAsFailed {
+            return ProcessorPaymentUpdate(reference: request.reference, state: .failed)
+        }
+        switch flaw {
+        case .declineAsSuccess where final.state == .declined:
             final.state = .succeeded
             final.error = nil
+        case .unknownAsFailed where final.state == .outcomeUnknown:
+            final.state = .failed
+        default:
+            break
         }
         return final
     }
@@ -59,7 +104,8 @@ struct DeclineAsSuccessProcessor: PaymentProcessor {
     }
     func queueSnapshot() async throws -> OfflineQueueSnapshot { try await inner.queueSnapshot() }
     func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
-        try await inner.lookUpPayment(query)
+        let answer = try await inner.lookUpPayment(query)
+        return flaw == .unknownAsFailed && answer == .unknown ? .notFound : answer
     }
     func events() -> AsyncStream<ProcessorEvent> { inner.events() }
 }
@@ -72,13 +118,23 @@ struct DeclineAsSuccessProcessor: PaymentProcessor {
     }
 
     @Test func kitFailsAnAdapterThatMapsADeclineAsASuccess() async {
-        let report = await ConformanceSuite(subject: InMemorySubject(broken: true)).run()
+        let report = await ConformanceSuite(subject: InMemorySubject(flaw: .declineAsSuccess)).run()
         #expect(!report.passed)
         let decline = report.results.first { $0.check == "decline" }
         #expect(decline?.passed == false)
         #expect(decline?.failures.contains { $0.contains("ended succeeded, expected declined") } == true, "\(report)")
-        // Only the decline check catches it: the others still pass.
-        #expect(report.results.filter { !$0.passed }.map(\.check) == ["decline"])
+        // Only the checks that present a declining card catch it: the others still pass.
+        #expect(report.results.filter { !$0.passed }.map(\.check) == ["decline", "another card after a decline"],
+                "\(report)")
+    }
+
+    @Test func kitFailsAnAdapterThatReadsUnknownAsFailed() async {
+        let report = await ConformanceSuite(subject: InMemorySubject(flaw: .unknownAsFailed)).run()
+        let failed = Set(report.results.filter { !$0.passed }.map(\.check))
+        // A lost answer recorded as "failed" is a charged card the ledger calls unpaid; a lagging search read as
+        // "never charged" is the same mistake at recovery.
+        #expect(failed.contains("fault: answer lost after charge"), "\(report)")
+        #expect(failed.contains("fault: search lag"), "\(report)")
     }
 
     @Test func faultInjectionNeverDoubleCharges() async throws {

@@ -99,7 +99,7 @@ final class EventRecorder: Sendable {
 
     @Test func requireOnlineWhileOfflineIsRefusedAndNotRecorded() async throws {
         let (terminal, processor) = await makeTerminal()
-        await terminal.handle(.networkStatusChanged(.offline))
+        processor.setNetwork(.offline)
         let recorder = EventRecorder(terminal.events)
         let request = PaymentRequest(amount: usd(500), reference: "order-7", offlinePolicy: .requireOnline)
         do {
@@ -113,7 +113,7 @@ final class EventRecorder: Sendable {
         await recorder.settle()
         #expect(recorder.events.current.contains { if case .paymentRefused("order-7", _) = $0 { true } else { false } })
         // Back online, the same reference goes through.
-        await terminal.handle(.networkStatusChanged(.online))
+        processor.setNetwork(.online)
         #expect(try await terminal.takePayment(request).state == .succeeded)
     }
 
@@ -234,6 +234,17 @@ final class EventRecorder: Sendable {
                                        acknowledgingLossOfStoredPayments: true)
         #expect(try await terminal.sessions().isEmpty)
         #expect(try await terminal.queueStatus().storedCount == 0)
+        // The new scope's ledger is empty, but the processor's own queue still holds the stored payment: the
+        // vendor's queue is the truth, so signing out is still refused, naming both counts.
+        do {
+            try await terminal.signOut()
+            Issue.record("expected refusal: the vendor still holds a stored payment")
+        } catch let error as PaymentError {
+            #expect(error.code == .unforwardedPaymentsAtRisk)
+            #expect(error.message.contains("Tender's ledger: 0") && error.message.contains("own queue: 1"))
+        }
+        processor.setNetwork(.online)
+        processor.forwardStoredPayments()
         try await terminal.signOut()
     }
 
@@ -264,7 +275,9 @@ final class EventRecorder: Sendable {
         _ = try ledger.record(SessionChange(reference: "crash-orphan", expectedState: .created,
                                                   newState: .collecting, at: clock.now()), scope: scope)
 
-        let (restarted, _) = await makeTerminal(processor, ledger: ledger, clock: clock)
+        // The next launch: recovery asks the processor (no network event has arrived yet).
+        let restarted = PaymentTerminal(processor: processor, ledger: ledger, scope: scope, limits: usdLimits,
+                                        clock: clock)
         let report = await restarted.recover()
         #expect(report.examined == 2)
         #expect(try await restarted.session(reference: "crash-charged")?.state == .succeeded)

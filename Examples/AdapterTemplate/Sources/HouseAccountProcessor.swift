@@ -29,6 +29,20 @@ public struct HouseCharge: Hashable, Sendable {
     public var currency: String
     /// The server's status, in its own words.
     public var status: Status
+    /// When the device held it (for a charge held on the device): the vendor's own stored time.
+    public var heldAt: Date?
+
+    /// Creates a charge record.
+    public init(serverID: String?, account: String, orderNumber: String, amount: Int64, currency: String,
+                status: Status, heldAt: Date? = nil) {
+        self.serverID = serverID
+        self.account = account
+        self.orderNumber = orderNumber
+        self.amount = amount
+        self.currency = currency
+        self.status = status
+        self.heldAt = heldAt
+    }
 
     /// The vendor's statuses.
     public enum Status: String, Hashable, Sendable, CaseIterable {
@@ -57,6 +71,8 @@ public enum HouseAccountError: String, Error, Hashable, Sendable, CaseIterable {
     case orderNumberReused
     /// The charge is not on hold, so it cannot be settled or released.
     case notOnHold
+    /// The request timed out: the server may or may not have charged.
+    case timedOut
 }
 
 /// When the device may hold a charge instead of sending it now: the vendor's version of an offline policy.
@@ -86,6 +102,12 @@ public protocol HouseAccountClient: Sendable {
     func sendHeldCharges() async -> [HouseCharge]
     /// The charges held on the device, not yet sent.
     func heldCharges() async -> [HouseCharge]
+    /// Waits while the customer presents the card; `false` if the presentation was canceled on the device.
+    func presentCard() async -> Bool
+    /// Cancels a card presentation in progress; `false` if there was none to cancel.
+    func cancelHeldCard() async -> Bool
+    /// Releases an unsettled charge left by an abandoned order number; `nil` if none is live.
+    func releaseUnsettled(orderNumber: String) async -> HouseCharge?
 }
 
 // MARK: - 2. The mapping: vendor errors and statuses to Tender, by name
@@ -104,6 +126,8 @@ public enum HouseAccountErrors {
                            "This order number was already charged for another amount."),
         VendorErrorMapping("notOnHold", nil, .invalidState, .none, .capture,
                            "This charge is not on hold, so it cannot be settled or released."),
+        VendorErrorMapping("timedOut", nil, .outcomeUnknown, .retrySamePayment, .processing,
+                           "The house-account server did not answer; the charge may or may not have been made."),
     ])
 
     /// The Tender error for a vendor error (by case name, never by position).
@@ -121,156 +145,3 @@ public enum HouseAccountErrors {
     }
 }
 
-// MARK: - 4. The adapter: translates, decides nothing
-
-/// House accounts as a Tender `PaymentProcessor`.
-///
-/// The house account needs no card reader; `discoverReaders` reports one "virtual" reader so apps can treat every
-/// processor alike.
-public final class HouseAccountProcessor: PaymentProcessor {
-    /// `"house"`.
-    public let name = "house"
-    private let client: any HouseAccountClient
-    /// The account the next payment is charged to (in a real app: chosen by the cashier).
-    private let accountForNextPayment: Locked<String>
-    private let emitter = ProcessorEventEmitter()
-    private let canceled = Locked<Set<String>>([])
-
-    /// Creates the adapter over a client (the simulator in tests, a network client in an app).
-    public init(client: any HouseAccountClient, account: String) {
-        self.client = client
-        accountForNextPayment = Locked(account)
-    }
-
-    /// Chooses the account the next payment is charged to.
-    public func chargeNextPaymentTo(account: String) { accountForNextPayment.withLock { $0 = account } }
-
-    /// Reports the network as seen by the client, so the core's routing uses it.
-    public func reportNetwork() async {
-        emitter.emit(.networkStatusChanged(await client.isReachable() ? .online : .offline))
-    }
-
-    /// Sends held charges and reports each result as a forwarding event: the core records it.
-    public func forwardHeldCharges() async {
-        for charge in await client.sendHeldCharges() {
-            var update = ProcessorPaymentUpdate(reference: charge.orderNumber, state: .forwarded, route: .offline,
-                                                processorPaymentID: charge.serverID)
-            if charge.status == .refused {
-                update.state = .declinedAfterForwarding
-                update.error = HouseAccountErrors.error(.overCreditLimit).inPhase(.forwarding)
-            }
-            emitter.emit(.paymentForwarded(update))
-        }
-        emitter.emit(.offlineQueueChanged)
-    }
-
-    /// Offline is possible (the device holds charges), with a house rule: at most 200.00 per held charge.
-    public func capabilities() async -> ProcessorCapabilities {
-        ProcessorCapabilities(processorName: name,
-                              offlineLimits: ProcessorOfflineLimits(perPaymentMaximum: [.usd: 20_000]),
-                              supportedCurrencies: [.usd])
-    }
-
-    /// One virtual reader.
-    public func discoverReaders(timeout: Double) async throws -> [Reader] {
-        [Reader(id: "house-ledger", model: "house account", isSimulated: true)]
-    }
-
-    /// Nothing to connect; echoes the reader with its location.
-    public func connectReader(_ reader: Reader, locationID: String) async throws -> Reader {
-        var connected = reader
-        connected.locationID = locationID
-        emitter.emit(.readerConnectionChanged(.connected))
-        return connected
-    }
-
-    /// Nothing to disconnect.
-    public func disconnectReader() async throws { emitter.emit(.readerDisconnected(.requested)) }
-
-    /// Charges the account. The core already chose the route; the adapter only tells the client.
-    public func startPayment(_ request: PaymentRequest, routing: RoutingDecision, attempt: PaymentAttempt,
-                             updates: @escaping PaymentUpdateHandler) async throws -> ProcessorPaymentUpdate {
-        let reference = request.reference
-        // A retry: ask the vendor what it already has for this order number before charging anything.
-        if attempt.number > 1, let existing = await client.charges(orderNumber: reference).first {
-            return translate(existing, request: request)
-        }
-        try await updates(ProcessorPaymentUpdate(reference: reference, state: .collecting))
-        if canceled.withLock({ $0.remove(reference) != nil }) {
-            return ProcessorPaymentUpdate(reference: reference, state: .canceled,
-                                          error: PaymentError(.canceled, recovery: .none, phase: .collection,
-                                                              message: "Canceled before the account was charged."))
-        }
-        try await updates(ProcessorPaymentUpdate(reference: reference, state: .processing))
-        let total = try request.total()
-        // The core already applied the policy and the limits: translate its decision, do not second-guess it.
-        let hold: HoldMode = switch routing {
-        case .online, .refused: .never
-        case .onlineWithOfflineFallback: .ifUnreachable
-        case .offline: .always
-        }
-        do {
-            let charge = try await client.charge(
-                account: accountForNextPayment.current, orderNumber: reference, amount: total.minorUnits,
-                currency: total.currency.code, hold: hold, settleImmediately: request.captureMode == .automatic)
-            return translate(charge, request: request)
-        } catch {
-            let mapped = HouseAccountErrors.error(error)
-            let state: PaymentState = mapped.code == .cardDeclined ? .declined : .failed
-            return ProcessorPaymentUpdate(reference: reference, state: state, error: mapped)
-        }
-    }
-
-    private func translate(_ charge: HouseCharge, request: PaymentRequest) -> ProcessorPaymentUpdate {
-        ProcessorPaymentUpdate(
-            reference: request.reference,
-            state: HouseAccountErrors.state(charge.status, settleImmediately: request.captureMode == .automatic),
-            route: charge.status == .heldOnDevice ? .offline : .online, processorPaymentID: charge.serverID,
-            error: charge.status == .refused ? HouseAccountErrors.error(.overCreditLimit) : nil)
-    }
-
-    /// Cancels before the account is charged.
-    public func cancelPayment(reference: String) async throws { canceled.withLock { _ = $0.insert(reference) } }
-
-    /// Settles a charge on hold (month-end capture, done now).
-    public func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
-        -> ProcessorPaymentUpdate {
-        do {
-            let charge = try await client.settle(serverID: processorPaymentID)
-            return ProcessorPaymentUpdate(reference: reference, state: HouseAccountErrors.state(charge.status, settleImmediately: false),
-                                          processorPaymentID: processorPaymentID)
-        } catch { throw HouseAccountErrors.error(error) }
-    }
-
-    /// Releases a charge on hold.
-    public func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
-        do {
-            let charge = try await client.release(serverID: processorPaymentID)
-            return ProcessorPaymentUpdate(reference: reference, state: HouseAccountErrors.state(charge.status, settleImmediately: false),
-                                          processorPaymentID: processorPaymentID)
-        } catch { throw HouseAccountErrors.error(error) }
-    }
-
-    /// The vendor's own view of the charges held on the device.
-    public func queueSnapshot() async throws -> OfflineQueueSnapshot {
-        let held = await client.heldCharges().map { charge in
-            QueuedPayment(reference: charge.orderNumber,
-                          amount: Money(minorUnits: charge.amount, currency: (try? Currency(code: charge.currency)) ?? .usd),
-                          storedAt: Date(timeIntervalSince1970: 0), status: .stored)
-        }
-        return try OfflineQueueSnapshot(networkStatus: await client.isReachable() ? .online : .offline, payments: held)
-    }
-
-    /// What the vendor has for the order number. `notFound` only when neither device nor server knows it.
-    public func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
-        let reference = query.reference
-        guard let charge = await client.charges(orderNumber: reference).first else { return .notFound }
-        let settleImmediately = charge.status == .settled
-        return .found(ProcessorPaymentUpdate(
-            reference: reference, state: HouseAccountErrors.state(charge.status, settleImmediately: settleImmediately),
-            route: charge.status == .heldOnDevice ? .offline : nil, processorPaymentID: charge.serverID))
-    }
-
-    /// The events.
-    public func events() -> AsyncStream<ProcessorEvent> { emitter.stream }
-}

@@ -1,18 +1,31 @@
 import Testing
 import TenderTestKit
 import HouseAccountAdapter
+import Tender
 
 /// The template adapter as a conformance subject: one account with a generous line, and a second, tiny one that
 /// makes "decline" cards decline.
 struct HouseAccountSubject: ConformanceSubject {
     let name = "house"
 
-    struct Environment: ConformanceEnvironment {
+    final class Environment: ConformanceEnvironment, @unchecked Sendable {
         let simulator: HouseAccountSimulator
-        let house: HouseAccountProcessor
+        let manualClock: ManualClock
+        var clock: any TenderClock { manualClock }
+        private let current: Locked<HouseAccountProcessor>
+        var house: HouseAccountProcessor { current.current }
         var processor: any PaymentProcessor { house }
         let locationID = "shop-1"
         let supportsOffline = true
+
+        init() {
+            manualClock = ManualClock()
+            let clock = manualClock
+            simulator = HouseAccountSimulator(creditLines: ["alice": 1_000_000, "bob": 1, "carol": 1_000_000],
+                                              clock: clock)
+            current = Locked(HouseAccountProcessor(client: simulator, account: "alice", clock: clock))
+        }
+
         func setNetwork(online: Bool) async {
             await simulator.setReachable(online)
             await house.reportNetwork()
@@ -27,13 +40,30 @@ struct HouseAccountSubject: ConformanceSubject {
             }
         }
         func forwardStoredPayments() async { await house.forwardHeldCharges() }
-        func charges(reference: String) async -> Int { await simulator.acceptedCharges(orderNumber: reference) }
+        func charges(reference: String) async -> Int {
+            await simulator.acceptedCharges(orderNumber: reference, includingAttempts: true)
+        }
+        func inject(_ fault: ConformanceFault) async {
+            switch fault {
+            case .confirmNotReceived: await simulator.inject(.timeOutBeforeServer)
+            case .answerLostAfterCharge: await simulator.inject(.loseAnswerAfterCharge)
+            case .searchLag(let seconds): await simulator.setSearchLag(seconds: seconds)
+            case .holdNextCard: await simulator.holdCard()
+            case .holdNextAuthorization: await simulator.holdCharge()
+            }
+        }
+        func releaseHeld() async { await simulator.release() }
+        func isHolding() async -> Bool { await simulator.isHolding() }
+        func advanceClock(by seconds: Double) async { manualClock.advance(by: seconds) }
+        func relaunch() async throws -> any PaymentProcessor {
+            let account = "alice"
+            let next = HouseAccountProcessor(client: simulator, account: account, clock: clock)
+            current.withLock { $0 = next }
+            return next
+        }
     }
 
-    func makeEnvironment() async throws -> any ConformanceEnvironment {
-        let simulator = HouseAccountSimulator(creditLines: ["alice": 1_000_000, "bob": 1, "carol": 1_000_000])
-        return Environment(simulator: simulator, house: HouseAccountProcessor(client: simulator, account: "alice"))
-    }
+    func makeEnvironment() async throws -> any ConformanceEnvironment { Environment() }
 }
 
 @Suite struct HouseAccountTests {

@@ -60,6 +60,9 @@ public protocol ConformanceEnvironment: Sendable {
     /// Whether a held card presentation or authorization is waiting now (the check polls it to know the payment
     /// reached that point).
     func isHolding() async -> Bool
+    /// The clock the simulated vendor runs on; the kit gives it to the facades it creates, so their background
+    /// polling runs on the same time. Defaults to the system clock.
+    var clock: any TenderClock { get }
     /// Moves the environment's clock forward (consistency windows, forwarding schedules, authorization expiry).
     func advanceClock(by seconds: Double) async
     /// Simulates an app relaunch: the vendor SDK forgets every object it handed the app (Stripe PaymentIntent
@@ -75,4 +78,9 @@ public protocol ConformanceSubject: Sendable {
     var name: String { get }
     /// A fresh environment.
     func makeEnvironment() async throws -> any ConformanceEnvironment
+}
+
+extension ConformanceEnvironment {
+    /// The system clock, for environments whose vendor runs on real time.
+    public var clock: any TenderClock { SystemClock() }
 }

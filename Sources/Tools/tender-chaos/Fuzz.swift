@@ -16,6 +16,12 @@ struct FuzzReport: Codable, Sendable {
     var enumValues = 0
     /// Random requests taken through the Stripe and Square facades on their simulators.
     var adapterRequests = 0
+    /// Refund attempts (partial, full, over the total, bad amounts, concurrent, with processor faults).
+    var refundAttempts = 0
+    /// Refunds the ledger recorded.
+    var refundsRecorded = 0
+    /// Refunds accepted beyond what was captured, or of a bad amount: must be 0.
+    var overRefundsAccepted = 0
     var seconds = 0.0
     var tally = Tally()
 }
@@ -35,6 +41,10 @@ func runFuzz(iterations: Int, seed: UInt64) async -> FuzzReport {
     fuzzVendorLifecycles(iterations: iterations, random: &random, report: &report)
     fuzzMappings(report: &report)
     await fuzzThroughAdapters(iterations: max(20, iterations / 10), random: &random, report: &report)
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("tender-chaos-refunds-\(seed)-\(ProcessInfo.processInfo.processIdentifier)")
+    await fuzzRefunds(iterations: max(50, iterations / 4), directory: directory, random: &random, report: &report)
+    try? FileManager.default.removeItem(at: directory)
     report.seconds = Date().timeIntervalSince(start)
     return report
 }

@@ -197,7 +197,7 @@ if options.json {
     if let fuzz = full.fuzz {
         let t = fuzz.tally
         let inputs = fuzz.requests + fuzz.currencies + fuzz.transitions + fuzz.eventSequences + fuzz.vendorNames
-            + fuzz.vendorSequences + fuzz.enumValues + fuzz.adapterRequests
+            + fuzz.vendorSequences + fuzz.enumValues + fuzz.adapterRequests + fuzz.refundAttempts
         print(row(["fuzz", "\(inputs)", "-", "\(fuzz.requests)", "-", "\(t.lost)", "\(t.duplicated)", "\(t.crashes)",
                    "\(t.mismatches)", String(format: "%.1f", fuzz.seconds)]))
     }
@@ -224,7 +224,9 @@ if options.json {
         print("fuzz: \(fuzz.requests) requests (\(fuzz.validRequests) valid), \(fuzz.currencies) currency codes, "
               + "\(fuzz.transitions) transitions, \(fuzz.eventSequences) forwarding-result batches, "
               + "\(fuzz.vendorNames) vendor error names, \(fuzz.vendorSequences) vendor lifecycles, "
-              + "\(fuzz.enumValues) vendor enum values, \(fuzz.adapterRequests) requests through the adapters")
+              + "\(fuzz.enumValues) vendor enum values, \(fuzz.adapterRequests) requests through the adapters, "
+              + "\(fuzz.refundAttempts) refund attempts (\(fuzz.refundsRecorded) recorded, "
+              + "\(fuzz.overRefundsAccepted) accepted beyond what was captured)")
     }
     let notes = (full.kill?.tally.notes ?? []) + (full.flap?.tally.notes ?? []) + (full.fuzz?.tally.notes ?? [])
     for note in notes.prefix(20) { print("  ! \(note)") }

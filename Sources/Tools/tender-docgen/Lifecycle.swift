@@ -87,7 +87,11 @@ enum Lifecycle {
         var lines = ["| from | may move to |", "|---|---|"]
         for state in PaymentState.allCases {
             let targets = PaymentState.allCases.filter { PaymentStateMachine.canTransition(from: state, to: $0) }
-            lines.append("| `\(state)` | " + (targets.isEmpty ? "— (final)" : targets.map { "`\($0)`" }.joined(separator: ", ")) + " |")
+            var cell = targets.isEmpty ? "— (final)" : targets.map { "`\($0)`" }.joined(separator: ", ")
+            if PaymentStateMachine.newAttemptStates.contains(state) {
+                cell += "; a new payment attempt: `created`"
+            }
+            lines.append("| `\(state)` | " + cell + " |")
         }
         return lines.joined(separator: "\n")
     }

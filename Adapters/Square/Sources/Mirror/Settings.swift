@@ -1,0 +1,56 @@
+import Foundation
+#if canImport(UIKit)
+import UIKit
+#endif
+
+/// Square's `SettingsManager` (`MobilePaymentsSDK.shared.settingsManager`): the seller's payment settings, the SDK's
+/// settings, tracking consent and Square's settings screen.
+///
+/// Mirror: `@objc(SQMPSettingsManager)` is dropped; class-bound via `AnyObject`, as an `@objc` protocol is.
+public protocol SettingsManager: AnyObject {
+    /// Whether Square's settings screen is presented.
+    var isSettingsPresented: Bool { get }
+    /// The authorized seller's payment settings (offline limits).
+    var paymentSettings: any PaymentSettings { get }
+    /// The SDK's environment and versions.
+    var sdkSettings: any SDKSettings { get }
+    /// The state of the user's tracking consent.
+    var trackingConsentState: TrackingConsentState { get }
+    /// Dismisses Square's settings screen; `true` if it was presented.
+    func dismissSettings() -> Bool
+    /// Presents Square's settings screen (reader pairing and management) from `viewController`.
+    ///
+    /// Mirror: spelled as Swift imports `-presentSettingsWithViewController:completion:`, which the SDK's example app
+    /// calls and implements; the DocC prints `presentSettings(viewController:completion:)` (reference §1).
+    func presentSettings(with viewController: UIViewController, completion: @escaping ((any Error)?) -> Void)
+    /// Records the user's tracking consent.
+    ///
+    /// Mirror: spelled as Swift imports `-updateTrackingConsentWithGranted:`, which the SDK's example app implements;
+    /// the DocC prints `updateTrackingConsent(granted:)` (reference §1).
+    func updateTrackingConsent(withGranted granted: Bool)
+}
+
+/// Square's `SDKSettings`: the SDK's environment and versions.
+///
+/// Mirror: `@objc(SQMPSDKSettings)` is dropped. Square spells the property's type `MobilePaymentsSDKAPI.Environment`;
+/// here it is this module's ``Environment``.
+public protocol SDKSettings: NSObjectProtocol {
+    /// Production or Sandbox, from the application ID.
+    var environment: Environment { get }
+    /// The security compliance version.
+    var securityComplianceVersion: String { get }
+    /// The SDK's version string.
+    var version: String { get }
+}
+
+/// Square's `PaymentSettings`: the authorized seller's offline-payment settings.
+///
+/// Mirror: `@objc(SQMPPaymentSettings)` is dropped.
+public protocol PaymentSettings: NSObjectProtocol {
+    /// Whether the seller may take offline payments.
+    var isOfflineProcessingAllowed: Bool { get }
+    /// The maximum total stored offline on the device; `nil` when offline is not allowed.
+    var offlineTotalStoredAmountLimit: (any MoneyAmount)? { get }
+    /// The maximum of one offline payment; `nil` when offline is not allowed.
+    var offlineTransactionAmountLimit: (any MoneyAmount)? { get }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Tender
+
+// MARK: - 4. The adapter: translates, decides nothing
+
+/// House accounts as a Tender `PaymentProcessor`.
+///
+/// The house account needs no card reader; `discoverReaders` reports one "virtual" reader so apps can treat every
+/// processor alike. What makes it safe is the vendor's idempotency: a charge is keyed by its order number, which
+/// the adapter derives from Tender's reference and payment attempt (`PaymentAttempt.vendorAttemptID`), so
+/// continuing an unfinished payment re-sends the same order number and can never charge twice.
+public final class HouseAccountProcessor: PaymentProcessor {
+    /// `"house"`.
+    public let name = "house"
+    private let client: any HouseAccountClient
+    private let clock: any TenderClock
+    private let searchConsistencyWindow: Double
+    /// The account the next payment is charged to (in a real app: chosen by the cashier).
+    private let accountForNextPayment: Locked<String>
+    private let emitter = ProcessorEventEmitter()
+    private let canceled = Locked<Set<String>>([])
+
+    /// Creates the adapter over a client (the simulator in tests, a network client in an app).
+    /// - Parameters:
+    ///   - searchConsistencyWindow: how long the server's search by order number may lag behind its writes; an
+    ///     empty search is "unknown", not "never charged", until this long after the payment was first recorded.
+    public init(client: any HouseAccountClient, account: String, clock: any TenderClock = SystemClock(),
+                searchConsistencyWindow: Double = 60) {
+        self.client = client
+        self.clock = clock
+        self.searchConsistencyWindow = searchConsistencyWindow
+        accountForNextPayment = Locked(account)
+    }
+
+    /// Chooses the account the next payment is charged to.
+    public func chargeNextPaymentTo(account: String) { accountForNextPayment.withLock { $0 = account } }
+
+    /// Reports the network as seen by the client, so the core's routing uses it.
+    public func reportNetwork() async {
+        emitter.emit(.networkStatusChanged(await client.isReachable() ? .online : .offline))
+    }
+
+    /// Sends held charges and reports each result as a forwarding event: the core records it.
+    public func forwardHeldCharges() async {
+        for charge in await client.sendHeldCharges() {
+            var update = ProcessorPaymentUpdate(reference: Self.reference(of: charge.orderNumber), state: .forwarded,
+                                                route: .offline, processorPaymentID: charge.serverID,
+                                                storedAt: charge.heldAt)
+            if charge.status == .refused {
+                update.state = .declinedAfterForwarding
+                update.error = HouseAccountErrors.error(.overCreditLimit).inPhase(.forwarding)
+            }
+            emitter.emit(.paymentForwarded(update))
+        }
+        emitter.emit(.offlineQueueChanged)
+    }
+
+    /// The app's reference of an order number (`order-7#2` → `order-7`).
+    static func reference(of orderNumber: String) -> String {
+        orderNumber.split(separator: "#", maxSplits: 1).first.map(String.init) ?? orderNumber
+    }
+
+    /// Offline is possible (the device holds charges), with a house rule: at most 200.00 per held charge.
+    public func capabilities() async -> ProcessorCapabilities {
+        ProcessorCapabilities(processorName: name,
+                              offlineLimits: ProcessorOfflineLimits(perPaymentMaximum: [.usd: 20_000]),
+                              supportedCurrencies: [.usd])
+    }
+
+    /// The server's reachability.
+    public func networkStatus() async -> NetworkStatus { await client.isReachable() ? .online : .offline }
+
+    /// One virtual reader.
+    public func discoverReaders(timeout: Double) async throws -> [Reader] {
+        [Reader(id: "house-ledger", model: "house account", isSimulated: true)]
+    }
+
+    /// Nothing to connect; echoes the reader with its location.
+    public func connectReader(_ reader: Reader, locationID: String) async throws -> Reader {
+        var connected = reader
+        connected.locationID = locationID
+        emitter.emit(.readerConnectionChanged(.connected))
+        return connected
+    }
+
+    /// Nothing to disconnect.
+    public func disconnectReader() async throws { emitter.emit(.readerDisconnected(.requested)) }
+
+    /// Charges the account. The core already chose the route; the adapter only tells the client.
+    public func startPayment(_ request: PaymentRequest, routing: RoutingDecision, attempt: PaymentAttempt,
+                             updates: @escaping PaymentUpdateHandler) async throws -> ProcessorPaymentUpdate {
+        let reference = request.reference
+        let orderNumber = attempt.vendorAttemptID(reference: reference)
+        // A continuation: what the vendor already has for this order number wins. If its search does not show it
+        // (it lags), re-sending the same order number is safe: the vendor returns the existing charge.
+        if attempt.continuesEarlierPayment, let existing = await client.charges(orderNumber: orderNumber).first {
+            return translate(existing, request: request)
+        }
+        canceled.withLock { _ = $0.remove(reference) }
+        try await updates(ProcessorPaymentUpdate(reference: reference, state: .collecting))
+        let presented = await client.presentCard()
+        if !presented || canceled.withLock({ $0.remove(reference) != nil }) {
+            return ProcessorPaymentUpdate(reference: reference, state: .canceled,
+                                          error: PaymentError(.canceled, recovery: .none, phase: .collection,
+                                                              message: "Canceled before the account was charged."))
+        }
+        try await updates(ProcessorPaymentUpdate(reference: reference, state: .processing))
+        let total = try request.total()
+        // The core already applied the policy and the limits: translate its decision, do not second-guess it.
+        let hold: HoldMode = switch routing {
+        case .online, .refused: .never
+        case .onlineWithOfflineFallback: .ifUnreachable
+        case .offline: .always
+        }
+        do {
+            let charge = try await client.charge(
+                account: accountForNextPayment.current, orderNumber: orderNumber, amount: total.minorUnits,
+                currency: total.currency.code, hold: hold, settleImmediately: request.captureMode == .automatic)
+            return translate(charge, request: request)
+        } catch {
+            let mapped = HouseAccountErrors.error(error)
+            let state: PaymentState = switch error {
+            case .timedOut: .outcomeUnknown
+            case .unknownAccount, .overCreditLimit: .declined
+            default: .failed
+            }
+            return ProcessorPaymentUpdate(reference: reference, state: state, error: mapped)
+        }
+    }
+
+    private func translate(_ charge: HouseCharge, request: PaymentRequest) -> ProcessorPaymentUpdate {
+        ProcessorPaymentUpdate(
+            reference: request.reference,
+            state: HouseAccountErrors.state(charge.status, settleImmediately: request.captureMode == .automatic),
+            route: charge.status == .heldOnDevice ? .offline : .online, processorPaymentID: charge.serverID,
+            error: charge.status == .refused ? HouseAccountErrors.error(.overCreditLimit) : nil,
+            storedAt: charge.heldAt)
+    }
+
+    /// Cancels before the account is charged (a card presentation in progress ends canceled).
+    public func cancelPayment(reference: String) async throws {
+        canceled.withLock { _ = $0.insert(reference) }
+        _ = await client.cancelHeldCard()
+    }
+
+    /// Settles a charge on hold (month-end capture, done now).
+    public func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
+        -> ProcessorPaymentUpdate {
+        do {
+            let charge = try await client.settle(serverID: processorPaymentID)
+            return ProcessorPaymentUpdate(reference: reference, state: HouseAccountErrors.state(charge.status, settleImmediately: false),
+                                          processorPaymentID: processorPaymentID)
+        } catch { throw HouseAccountErrors.error(error) }
+    }
+
+    /// Releases a charge on hold.
+    public func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
+        do {
+            let charge = try await client.release(serverID: processorPaymentID)
+            return ProcessorPaymentUpdate(reference: reference, state: HouseAccountErrors.state(charge.status, settleImmediately: false),
+                                          processorPaymentID: processorPaymentID)
+        } catch { throw HouseAccountErrors.error(error) }
+    }
+
+    /// The vendor's own view of the charges held on the device, with the times it held them.
+    public func queueSnapshot() async throws -> OfflineQueueSnapshot {
+        let held = await client.heldCharges().map { charge in
+            QueuedPayment(reference: Self.reference(of: charge.orderNumber),
+                          amount: Money(minorUnits: charge.amount, currency: (try? Currency(code: charge.currency)) ?? .usd),
+                          storedAt: charge.heldAt ?? clock.now(), status: .stored)
+        }
+        return try OfflineQueueSnapshot(networkStatus: await client.isReachable() ? .online : .offline, payments: held)
+    }
+
+    /// What the vendor has for the order number. The server's search lags, so an empty answer is `unknown` until
+    /// the consistency window has passed since the payment was first recorded; only then `notFound`.
+    public func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
+        guard let charge = await client.charges(orderNumber: query.vendorAttemptID).first else {
+            guard await client.isReachable(),
+                  clock.now().timeIntervalSince(query.since) >= searchConsistencyWindow else { return .unknown }
+            return .notFound
+        }
+        let settleImmediately = charge.status == .settled
+        var state = HouseAccountErrors.state(charge.status, settleImmediately: settleImmediately)
+        if charge.heldAt != nil {
+            // It was held on the device and sent later: in Tender's terms, forwarded (or declined when forwarded).
+            state = switch charge.status {
+            case .heldOnDevice: .storedOffline
+            case .refused: .declinedAfterForwarding
+            case .released: .canceled
+            case .onHold, .settled: .forwarded
+            }
+        }
+        return .found(ProcessorPaymentUpdate(
+            reference: query.reference, state: state, route: charge.heldAt != nil ? .offline : .online,
+            processorPaymentID: charge.serverID, storedAt: charge.heldAt))
+    }
+
+    /// Releases what an abandoned order number left on hold at the vendor.
+    public func abandonPayment(_ query: PaymentLookupQuery) async throws -> String? {
+        guard let released = await client.releaseUnsettled(orderNumber: query.vendorAttemptID) else { return nil }
+        return "House charge \(released.serverID ?? query.vendorAttemptID) released."
+    }
+
+    /// The events.
+    public func events() -> AsyncStream<ProcessorEvent> { emitter.stream }
+}

@@ -1,0 +1,214 @@
+import Foundation
+
+extension InMemoryPaymentProcessor {
+    /// Takes the payment as scripted. A continuation of a vendor payment the processor already holds reports it and
+    /// never charges again; a new vendor payment (``PaymentAttempt/paymentAttempt`` > 1) is keyed by its own attempt
+    /// id.
+    public func startPayment(_ request: PaymentRequest, routing: RoutingDecision, attempt: PaymentAttempt,
+                             updates: @escaping PaymentUpdateHandler) async throws -> ProcessorPaymentUpdate {
+        let reference = request.reference
+        let attemptID = attempt.vendorAttemptID(reference: reference)
+        state.withLock { $0.calls.append("startPayment \(reference) #\(attempt.number)") }
+        if let held = state.withLock({ $0.held[attemptID] }) {
+            // The processor already holds this vendor payment: report it, never charge again.
+            return update(for: held)
+        }
+        session.withLock { _ = $0.canceledReferences.remove(reference) }
+        try await updates(ProcessorPaymentUpdate(reference: reference, state: .collecting))
+        let (presented, holdCard, fault) = state.withLock { s -> (Card, Bool, Card?) in
+            defer {
+                s.holdNextCard = false
+                s.pendingFault = nil
+            }
+            return (s.cards.isEmpty ? .approve : s.cards.removeFirst(), s.holdNextCard, s.pendingFault)
+        }
+        let card = fault ?? presented
+        if holdCard, await !gate.hold() {
+            return canceled(reference)
+        }
+        if session.withLock({ $0.canceledReferences.remove(reference) != nil }) || card == .customerCancels {
+            return canceled(reference)
+        }
+        try await updates(ProcessorPaymentUpdate(reference: reference, state: .processing))
+        if state.withLock({ s -> Bool in defer { s.holdNextAuthorization = false }; return s.holdNextAuthorization }) {
+            _ = await gate.hold()  // an authorization in flight cannot be canceled
+        }
+        let network = state.withLock { $0.network }
+        let total = try request.total()
+        let goesOffline: Bool
+        switch routing {
+        case .refused(let error): throw error
+        case .offline: goesOffline = true
+        case .onlineWithOfflineFallback: goesOffline = network == .offline
+        case .online:
+            guard network != .offline else {
+                return ProcessorPaymentUpdate(reference: reference, state: .failed, route: .online,
+                                              error: PaymentError(.networkUnavailable, recovery: .goOnline,
+                                                                  phase: .processing, message: "The device is offline; nothing was charged."))
+            }
+            goesOffline = false
+        }
+        if card == .timeOutBeforeCharge {
+            throw PaymentError(.timedOut, recovery: .retrySamePayment, phase: .processing,
+                               message: "The request timed out before reaching the processor.")
+        }
+        let now = clock.now()
+        if card == .decline {
+            state.withLock { s in
+                s.held[attemptID] = HeldPayment(reference: reference, attemptID: attemptID, state: .declined,
+                                                amount: total, changedAt: now, declinesWhenForwarded: false,
+                                                captureMode: request.captureMode)
+            }
+            return ProcessorPaymentUpdate(reference: reference, state: .declined, route: goesOffline ? .offline : .online,
+                                          error: PaymentError(.cardDeclined, recovery: .collectAnotherCard,
+                                                              phase: .processing, message: "The card was declined.",
+                                                              vendor: .init(processor: name, name: "declined")))
+        }
+        let details = CardDetails(brand: .visa, last4: "4242", entryMethod: .contactless)
+        let update: ProcessorPaymentUpdate = state.withLock { s in
+            s.sequence += 1
+            if goesOffline {
+                let localID = "local_\(s.sequence)"
+                s.held[attemptID] = HeldPayment(reference: reference, attemptID: attemptID, localID: localID,
+                                                state: .storedOffline, amount: total, changedAt: now, storedAt: now,
+                                                declinesWhenForwarded: card == .declineWhenForwarded,
+                                                captureMode: request.captureMode)
+                return ProcessorPaymentUpdate(reference: reference, state: .storedOffline, route: .offline,
+                                              localID: localID, card: details, storedAt: now)
+            }
+            let id = "mem_\(s.sequence)"
+            let final: PaymentState = request.captureMode == .manual ? .authorized : .succeeded
+            s.held[attemptID] = HeldPayment(reference: reference, attemptID: attemptID, id: id, state: final,
+                                            amount: total, changedAt: now, declinesWhenForwarded: false,
+                                            captureMode: request.captureMode)
+            s.charges[reference, default: 0] += 1
+            return ProcessorPaymentUpdate(reference: reference, state: final, route: .online,
+                                          processorPaymentID: id, card: details)
+        }
+        if goesOffline { emitter.emit(.offlineQueueChanged) }
+        if card == .timeOutAfterCharge {
+            throw PaymentError(.timedOut, recovery: .retrySamePayment, phase: .processing,
+                               message: "The answer was lost after the processor charged the card.")
+        }
+        return update
+    }
+
+    private func canceled(_ reference: String) -> ProcessorPaymentUpdate {
+        ProcessorPaymentUpdate(reference: reference, state: .canceled,
+                               error: PaymentError(.canceled, recovery: .none, phase: .collection,
+                                                   message: "The payment was canceled; nothing was charged."))
+    }
+
+    func update(for held: HeldPayment) -> ProcessorPaymentUpdate {
+        ProcessorPaymentUpdate(reference: held.reference, state: held.state,
+                               route: held.localID == nil ? .online : .offline, processorPaymentID: held.id,
+                               localID: held.localID, storedAt: held.storedAt)
+    }
+
+    /// Cancels a payment still collecting (a held card is released as canceled); an authorization already sent is
+    /// not stopped.
+    public func cancelPayment(reference: String) async throws {
+        session.withLock { _ = $0.canceledReferences.insert(reference) }
+        if gate.isHolding, state.withLock({ !$0.holdNextAuthorization }) { gate.cancelAll() }
+    }
+
+    /// Captures an authorized or forwarded payment.
+    public func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
+        -> ProcessorPaymentUpdate {
+        try settle(reference: reference, processorPaymentID: processorPaymentID, to: .succeeded)
+    }
+
+    /// Voids an authorized or forwarded payment.
+    public func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
+        try settle(reference: reference, processorPaymentID: processorPaymentID, to: .canceled)
+    }
+
+    private func settle(reference: String, processorPaymentID: String, to target: PaymentState) throws
+        -> ProcessorPaymentUpdate {
+        let now = clock.now()
+        return try state.withLock { s in
+            guard let key = s.held.first(where: { $0.value.id == processorPaymentID })?.key,
+                  var held = s.held[key], held.state == .authorized || held.state == .forwarded
+            else {
+                throw PaymentError(.invalidState, recovery: .none, phase: .capture,
+                                   message: "Payment \(reference) cannot be captured or voided now.")
+            }
+            held.state = target
+            held.changedAt = now
+            s.held[key] = held
+            return ProcessorPaymentUpdate(reference: reference, state: target, processorPaymentID: processorPaymentID)
+        }
+    }
+
+    /// The payments stored on the device, as the processor sees them, with their stored times.
+    public func queueSnapshot() async throws -> OfflineQueueSnapshot {
+        let (network, held) = state.withLock { ($0.network, Array($0.held.values)) }
+        return try OfflineQueueSnapshot(networkStatus: network, payments: held.filter { $0.localID != nil }.map {
+            QueuedPayment(reference: $0.reference, localID: $0.localID, processorPaymentID: $0.id, amount: $0.amount,
+                          storedAt: $0.storedAt ?? $0.changedAt,
+                          status: $0.state == .storedOffline ? .stored
+                              : $0.state == .declinedAfterForwarding ? .declinedAfterForwarding : .forwarded)
+        })
+    }
+
+    /// What the processor holds for the vendor payment. Its search lags (``setSearchLag(seconds:)``): a payment
+    /// changed within the lag is not visible yet, and an empty answer is ``ProcessorLookup/unknown`` until the lag
+    /// has passed since the payment was first recorded (`query.since`); only then is it ``ProcessorLookup/notFound``.
+    public func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
+        let now = clock.now()
+        let (held, lag) = state.withLock { ($0.held[query.vendorAttemptID], $0.searchLag) }
+        if let held, now.timeIntervalSince(held.changedAt) >= lag { return .found(update(for: held)) }
+        if held != nil || now.timeIntervalSince(query.since) < lag { return .unknown }
+        return .notFound
+    }
+
+    // MARK: Refunds
+
+    /// Refunds through the in-memory "server": idempotent by key, never beyond what was captured.
+    public func refundPayment(_ request: RefundRequest, throughReader: Bool) async throws -> RefundResult {
+        let fault = state.withLock { s -> RefundFault? in defer { s.refundFault = nil }; return s.refundFault }
+        switch fault {
+        case .unreachable:
+            throw PaymentError(.networkUnavailable, recovery: .goOnline, phase: .refund,
+                               message: "The refund server cannot be reached.")
+        case .refused:
+            throw PaymentError(.refundFailed, recovery: .none, phase: .refund, message: "The processor refused the refund.",
+                               vendor: .init(processor: name, name: "refundRefused"))
+        case .answerLost, nil:
+            break
+        }
+        let result = try refundNow(request)
+        if fault == .answerLost {
+            throw PaymentError(.timedOut, recovery: .retrySamePayment, phase: .refund,
+                               message: "The refund request timed out.")
+        }
+        return result
+    }
+
+    private func refundNow(_ request: RefundRequest) throws -> RefundResult {
+        try state.withLock { s in
+            if let existing = s.refunds[request.idempotencyKey] { return existing }
+            guard let payment = s.held.values.first(where: { $0.id == request.processorPaymentID }),
+                  payment.state == .succeeded || (payment.state == .forwarded && payment.captureMode == .automatic)
+            else {
+                throw PaymentError(.invalidState, recovery: .none, phase: .refund,
+                                   message: "Payment \(request.processorPaymentID) is not captured.")
+            }
+            let already = s.refunded[request.processorPaymentID] ?? 0
+            guard already + request.amount.minorUnits <= payment.amount.minorUnits else {
+                throw PaymentError(.invalidAmount, recovery: .fixRequest, phase: .refund,
+                                   message: "The refund would exceed what was captured.")
+            }
+            s.sequence += 1
+            s.refunded[request.processorPaymentID] = already + request.amount.minorUnits
+            let result = RefundResult(processorRefundID: "mem_re_\(s.sequence)", status: .succeeded)
+            s.refunds[request.idempotencyKey] = result
+            return result
+        }
+    }
+
+    /// The refund made under this idempotency key, or `nil` when the "server" never received it.
+    public func lookUpRefund(_ refund: RefundRecord, processorPaymentID: String) async throws -> RefundResult? {
+        state.withLock { $0.refunds[refund.id] }
+    }
+}

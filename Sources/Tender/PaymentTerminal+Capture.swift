@@ -1,0 +1,70 @@
+import Foundation
+
+extension PaymentTerminal {
+    /// Captures a payment taken with manual capture: authorized online, or forwarded after being stored offline
+    /// (Stripe's "ready to capture" rule: it requires capture and is no longer waiting to be uploaded).
+    /// - Parameters:
+    ///   - reference: the payment's reference.
+    ///   - amount: the amount to capture; default the full total. It must be in the payment's currency and at most
+    ///     the authorized total; a processor that cannot capture part of an authorization (Square's
+    ///     `CompletePayment` takes no amount) accepts only the total.
+    /// - Throws: ``PaymentError/Code/invalidState`` when the payment is not ready to capture (stored and not yet
+    ///   forwarded, already captured, expired or needing reauthorization), ``PaymentError/Code/invalidAmount`` for
+    ///   an amount the processor cannot capture, or the processor's capture error.
+    public func capture(reference: String, amount: Money? = nil) async throws -> PaymentSession {
+        let session = try await readyToCapture(reference)
+        let amount = amount ?? session.total
+        try await checkCaptureAmount(amount, of: session)
+        let update = try await processor.capturePayment(reference: reference,
+                                                        processorPaymentID: session.processorPaymentID!,
+                                                        amount: amount)
+        return try await apply(update, to: session)
+    }
+
+    /// Voids a payment taken with manual capture and not yet captured.
+    public func void(reference: String) async throws -> PaymentSession {
+        let session = try await readyToCapture(reference, voiding: true)
+        let update = try await processor.voidPayment(reference: reference,
+                                                     processorPaymentID: session.processorPaymentID!)
+        return try await apply(update, to: session)
+    }
+
+    private func checkCaptureAmount(_ amount: Money, of session: PaymentSession) async throws {
+        guard amount.currency == session.total.currency else {
+            throw PaymentError(.currencyMismatch, recovery: .fixRequest, phase: .capture,
+                               message: "Payment \(session.reference) is in \(session.total.currency.code), not \(amount.currency.code).")
+        }
+        guard amount.minorUnits > 0, amount.minorUnits <= session.total.minorUnits else {
+            throw PaymentError(.invalidAmount, recovery: .fixRequest, phase: .capture,
+                               message: "Capturing \(amount) of payment \(session.reference) is not possible: it must be more than zero and at most the authorized \(session.total).")
+        }
+        if amount != session.total, !(await processor.capabilities().supportsPartialCapture) {
+            throw PaymentError(.invalidAmount, recovery: .fixRequest, phase: .capture,
+                               message: "\(processor.name) captures exactly what was authorized (\(session.total)); it cannot capture \(amount). Capture the total, or void and take a new payment.")
+        }
+    }
+
+    private func readyToCapture(_ reference: String, voiding: Bool = false) async throws -> PaymentSession {
+        guard let session = try await ledger.session(reference: reference, scope: scope, includingHistory: false)
+        else {
+            throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .capture,
+                               message: "No payment \(reference) to \(voiding ? "void" : "capture").")
+        }
+        guard session.isReadyToCapture else {
+            let why = switch session.state {
+            case .storedOffline: "it is stored offline and must be forwarded first"
+            case .succeeded: "it is already captured"
+            case .canceled where session.lastError?.code == .authorizationExpired:
+                "its authorization expired and the funds went back to the customer; take a new payment if it is still owed"
+            default: session.captureMode == .automatic ? "it was taken with automatic capture" : "it is \(session.state)"
+            }
+            throw PaymentError(.invalidState, recovery: session.state == .storedOffline ? .goOnline : .none,
+                               phase: .capture, message: "Payment \(reference) is not ready to \(voiding ? "void" : "capture"): \(why).")
+        }
+        if !voiding, session.lastError?.code == .reauthorizationRequired {
+            throw PaymentError(.reauthorizationRequired, recovery: .none, phase: .capture,
+                               message: "Payment \(reference) must be reauthorized before it can be captured; renew the authorization on your server or take a new payment.")
+        }
+        return session
+    }
+}

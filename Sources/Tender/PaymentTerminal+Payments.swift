@@ -1,0 +1,275 @@
+import Foundation
+
+extension PaymentTerminal {
+    /// The routing decision this request would get now, without taking it.
+    public func route(for request: PaymentRequest) async throws -> RoutingDecision {
+        try request.validate()
+        await refreshNetworkStatus()
+        return try await route(request, capabilities: await processor.capabilities())
+    }
+
+    /// Routes under the merged limits. For a policy that may go offline, the stored queue is the larger of the
+    /// ledger's and the vendor's own (a payment the SDK holds counts even if Tender has not recorded it).
+    func route(_ request: PaymentRequest, capabilities: ProcessorCapabilities) async throws -> RoutingDecision {
+        var queue = try await queueStatus()
+        if request.offlinePolicy != .requireOnline, let vendor = try? await processor.queueSnapshot() {
+            queue = queue.atRisk(combinedWith: vendor)
+        }
+        let effective = capabilities.offlineLimits.map {
+            limits.merged(with: $0, source: .processor(capabilities.processorName))
+        }
+        return OfflineRouter.decide(request: request, limits: effective, queue: queue, network: networkStatus,
+                                    now: clock.now())
+    }
+
+    /// Takes a payment: validates, routes, records the intent, calls the processor, records each answer.
+    ///
+    /// With a reference already in the ledger: a payment whose outcome is not definite is reconciled with the
+    /// processor and, if still unfinished, continued (the same vendor payment); a definite decline, failure or
+    /// cancellation starts a new vendor payment for the same order (the old one is canceled at the vendor if it
+    /// left anything behind); an approved, stored or forwarded payment is returned as it is. Never charges twice.
+    ///
+    /// Cancelling the calling task cancels through the processor: the session ends ``PaymentState/canceled`` only
+    /// when the vendor confirms, otherwise with the vendor's real outcome or ``PaymentState/outcomeUnknown``
+    /// (reconciled later).
+    /// - Returns: the session as recorded, in the state the processor reported.
+    /// - Throws: ``PaymentError`` when refused before the processor was called, or when the ledger fails.
+    public func takePayment(_ request: PaymentRequest) async throws -> PaymentSession {
+        do {
+            return try await takePaymentChecked(request)
+        } catch let error as PaymentError where error.phase == .validation || error.phase == .routing {
+            hub.send(.paymentRefused(reference: request.reference, error: error))
+            throw error
+        }
+    }
+
+    private func takePaymentChecked(_ request: PaymentRequest) async throws -> PaymentSession {
+        try request.validate()
+        let capabilities = await processor.capabilities()
+        try check(request, against: capabilities)
+        guard !inFlight.contains(request.reference) else {
+            throw PaymentError(.paymentInProgress, recovery: .waitAndRetry, phase: .validation,
+                               message: "Payment \(request.reference) is already in progress.")
+        }
+        inFlight.insert(request.reference)
+        defer {
+            inFlight.remove(request.reference)
+            live[request.reference] = nil
+        }
+
+        // What to do with the reference: a first payment, a continuation, or a new vendor payment.
+        var plan = AttemptPlan.first
+        if let existing = try await ledger.session(reference: request.reference, scope: scope,
+                                                   includingHistory: false) {
+            guard existing.matches(request) else {
+                throw PaymentError(.duplicateReference, recovery: .fixRequest, phase: .validation,
+                                   message: "Reference \(request.reference) was already used for \(existing.total); this request is for \(try request.total()).")
+            }
+            var current = existing
+            if Self.unfinishedStates.contains(current.state) {
+                // An earlier call did not finish: ask the processor first, continue only what has no outcome yet.
+                current = try await reconcile(current)
+            }
+            if Self.unfinishedStates.contains(current.state) {
+                plan = .continuation(current)
+            } else if PaymentStateMachine.newAttemptStates.contains(current.state) {
+                plan = .newVendorPayment(current)
+            } else {
+                return try await ledger.session(reference: request.reference, scope: scope) ?? current
+            }
+        }
+
+        await refreshNetworkStatus()
+        let decision = try await route(request, capabilities: capabilities)
+        if case .refused(let error) = decision { throw error }
+
+        // Write-ahead: the intent to charge is durable before the processor hears of it.
+        let attempt: PaymentAttempt
+        switch plan {
+        case .first:
+            let session = PaymentSession(request: request, scope: scope, processor: processor.name,
+                                         route: decision.initialRoute, at: clock.now())
+            try await ledger.insert(session)
+            live[request.reference] = session
+            attempt = PaymentAttempt()
+        case .continuation(let session):
+            let bumped = try await ledger.record(
+                SessionChange(reference: session.reference, expectedState: session.state, newState: session.state,
+                              at: clock.now(), incrementsAttempts: true), scope: scope)
+            live[request.reference] = bumped
+            attempt = PaymentAttempt(number: bumped.attempts, paymentAttempt: bumped.paymentAttempt,
+                                     processorPaymentID: bumped.processorPaymentID, localID: bumped.localID,
+                                     previousState: bumped.state)
+        case .newVendorPayment(let session):
+            await abandon(session)
+            let restarted = try await ledger.record(
+                SessionChange(reference: session.reference, expectedState: session.state, newState: .created,
+                              at: clock.now(), route: decision.initialRoute, incrementsAttempts: true,
+                              startsNewAttempt: true,
+                              note: "Payment attempt \(session.paymentAttempt + 1) started after \(session.state)."),
+                scope: scope)
+            hub.send(.paymentStateChanged(PaymentStateChange(reference: session.reference, from: session.state,
+                                                             to: .created, at: restarted.updatedAt)))
+            live[request.reference] = restarted
+            attempt = PaymentAttempt(number: restarted.attempts, paymentAttempt: restarted.paymentAttempt,
+                                     previousState: .created)
+        }
+
+        let outcome = try await runProcessor(request, routing: decision, attempt: attempt)
+        try await applyDuringPayment(outcome, reference: request.reference)
+        var session = try await recordedSession(request.reference)
+        if PaymentStateMachine.newAttemptStates.contains(session.state) {
+            await abandon(session)
+            session = try await recordedSession(request.reference, forceRead: true)
+        }
+        return session
+    }
+
+    /// What `takePayment` does with a reference.
+    private enum AttemptPlan {
+        case first
+        case continuation(PaymentSession)
+        case newVendorPayment(PaymentSession)
+    }
+
+    /// States whose outcome is not definite: a retry continues the same vendor payment.
+    static let unfinishedStates: Set<PaymentState> = [.created, .collecting, .processing, .outcomeUnknown]
+
+    private func check(_ request: PaymentRequest, against capabilities: ProcessorCapabilities) throws {
+        if let currencies = capabilities.supportedCurrencies, !currencies.contains(request.amount.currency) {
+            throw PaymentError(.invalidCurrency, recovery: .fixRequest, phase: .validation,
+                               message: "\(processor.name) does not accept \(request.amount.currency.code) here.")
+        }
+        if request.captureMode == .manual, !capabilities.supportsManualCapture {
+            throw PaymentError(.invalidRequest, recovery: .fixRequest, phase: .validation,
+                               message: "\(processor.name) does not support manual capture.")
+        }
+        if request.tip != nil, !capabilities.supportsTips {
+            throw PaymentError(.invalidRequest, recovery: .fixRequest, phase: .validation,
+                               message: "\(processor.name) does not accept a tip on the request.")
+        }
+        if !request.metadata.isEmpty, !capabilities.supportsMetadata {
+            throw PaymentError(.invalidMetadata, recovery: .fixRequest, phase: .validation,
+                               message: "\(processor.name) does not keep metadata with a payment; remove it from the request (keep it in your own records under the reference).")
+        }
+    }
+
+    /// Calls the processor, cancelling through it if the calling task is cancelled. A processor that throws (it
+    /// could not tell what happened, or it gave up waiting because of the cancellation) yields
+    /// ``PaymentState/outcomeUnknown``: reconciliation finds the truth later.
+    private func runProcessor(_ request: PaymentRequest, routing: RoutingDecision, attempt: PaymentAttempt) async throws
+        -> ProcessorPaymentUpdate {
+        let reference = request.reference
+        let processor = self.processor
+        do {
+            return try await withTaskCancellationHandler {
+                try await processor.startPayment(request, routing: routing, attempt: attempt) { [weak self] update in
+                    guard let self else { return }
+                    try await self.applyDuringPayment(update, reference: reference)
+                }
+            } onCancel: {
+                // The task is gone, not the payment: ask the vendor to cancel, and let the adapter report what the
+                // vendor answers.
+                Task { try? await processor.cancelPayment(reference: reference) }
+            }
+        } catch let error as PaymentError where error.phase == .ledger {
+            throw error
+        } catch {
+            let paymentError = (error as? PaymentError) ?? PaymentError(
+                .outcomeUnknown, recovery: .retrySamePayment, phase: .processing,
+                message: error is CancellationError
+                    ? "The payment's task was cancelled before the processor answered; Tender asked the processor to cancel and will reconcile what it did. Retrying the same reference continues the same payment."
+                    : "The processor failed without saying whether the payment went through: \(error). Retrying the same reference continues the same payment.")
+            return ProcessorPaymentUpdate(reference: reference, state: .outcomeUnknown, error: paymentError)
+        }
+    }
+
+    /// The session as last recorded during this payment, with its history (read back only if needed).
+    func recordedSession(_ reference: String, forceRead: Bool = false) async throws -> PaymentSession {
+        if !forceRead, let session = live[reference], session.transitions.first?.from == nil,
+           !session.transitions.isEmpty {
+            return session
+        }
+        if let stored = try await ledger.session(reference: reference, scope: scope) { return stored }
+        if let session = live[reference] { return session }
+        throw PaymentError(.unknownReference, recovery: .none, phase: .ledger,
+                           message: "Payment \(reference) is missing from the ledger.")
+    }
+
+    /// Applies an update reported by the processor during ``takePayment(_:)``.
+    func applyDuringPayment(_ update: ProcessorPaymentUpdate, reference: String) async throws {
+        guard update.reference == reference else {
+            hub.send(.unmatchedForwardingResult(update))
+            return
+        }
+        let current: PaymentSession
+        if let cached = live[reference] {
+            current = cached
+        } else if let stored = try await ledger.session(reference: reference, scope: scope, includingHistory: false) {
+            current = stored
+        } else {
+            return
+        }
+        live[reference] = try await apply(update, to: current)
+    }
+
+    /// Records `update` against `session` if the transition is legal; otherwise reports it and keeps the state.
+    @discardableResult
+    func apply(_ update: ProcessorPaymentUpdate, to session: PaymentSession) async throws -> PaymentSession {
+        let target = update.state
+        guard target == session.state || PaymentStateMachine.canTransition(from: session.state, to: target) else {
+            hub.send(.transitionRejected(reference: session.reference,
+                                         transition: IllegalTransition(from: session.state, to: target)))
+            return session
+        }
+        guard target != session.state || Self.brings(update, newsTo: session) else { return session }
+        let change = SessionChange(update, expectedState: session.state, reference: session.reference, at: clock.now())
+        let updated = try await ledger.record(change, scope: scope)
+        if target != session.state {
+            hub.send(.paymentStateChanged(PaymentStateChange(reference: session.reference, from: session.state,
+                                                             to: target, at: change.at, error: update.error)))
+        }
+        return updated
+    }
+
+    /// Whether a same-state update carries something the session does not have yet (worth a ledger write).
+    static func brings(_ update: ProcessorPaymentUpdate, newsTo session: PaymentSession) -> Bool {
+        (update.route != nil && update.route != session.route)
+            || (update.processorPaymentID != nil && update.processorPaymentID != session.processorPaymentID)
+            || (update.localID != nil && update.localID != session.localID)
+            || (update.card != nil && update.card != session.card)
+            || (update.error != nil && update.error != session.lastError)
+            || (update.storedAt != nil && update.storedAt != session.storedAt)
+            || (update.captureBefore != nil && update.captureBefore != session.captureBefore)
+    }
+
+    /// Cancels the payment in progress with this reference, through the processor; the session ends
+    /// ``PaymentState/canceled`` when the vendor confirms. A session the processor never heard of is recorded as
+    /// canceled directly.
+    public func cancelPayment(reference: String) async throws {
+        guard let session = try await ledger.session(reference: reference, scope: scope, includingHistory: false)
+        else {
+            throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .cancellation,
+                               message: "No payment \(reference) to cancel.")
+        }
+        if inFlight.contains(reference) || session.state == .collecting || session.state == .processing {
+            try await processor.cancelPayment(reference: reference)
+        } else if session.state == .created {
+            try await apply(ProcessorPaymentUpdate(reference: reference, state: .canceled), to: session)
+        } else {
+            throw PaymentError(.invalidState, recovery: .none, phase: .cancellation,
+                               message: "Payment \(reference) is \(session.state) and can no longer be canceled.")
+        }
+    }
+}
+
+extension SessionChange {
+    /// The change recording a processor's update against a session in `expectedState`.
+    init(_ update: ProcessorPaymentUpdate, expectedState: PaymentState, reference: String, at: Date,
+         error: PaymentError? = nil, note: String? = nil) {
+        self.init(reference: reference, expectedState: expectedState, newState: update.state, at: at,
+                  route: update.route, processorPaymentID: update.processorPaymentID, localID: update.localID,
+                  card: update.card, error: error ?? update.error, storedAt: update.storedAt,
+                  captureBefore: update.captureBefore, note: note)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+extension PaymentTerminal {
+    /// Refunds a captured payment, in full or in part. Several partial refunds may follow one another, never
+    /// beyond the captured amount; a payment taken offline can be refunded only once it is forwarded and captured.
+    ///
+    /// The refund is recorded in the ledger (pending) before the processor is asked, with an idempotency key
+    /// derived from the reference and the refund's number (``RefundRecord/idempotencyKey(reference:number:)``), so
+    /// a crash or a lost answer never refunds twice: ``recover()`` and the queue poller of ``run()`` settle pending
+    /// refunds with the processor. Stripe Interac payments are refunded through the reader (the card is presented
+    /// again); everything else through the app's server.
+    /// - Parameters:
+    ///   - reference: the payment's reference.
+    ///   - amount: how much; default everything still refundable.
+    ///   - reason: why, passed to the processor where it takes one.
+    /// - Returns: the refund as recorded: ``RefundStatus/succeeded``, ``RefundStatus/failed`` (the processor refused;
+    ///   nothing refunded), or ``RefundStatus/pending`` (the processor has not settled it yet, or could not be
+    ///   reached: it is looked up later, never sent as a second refund).
+    /// - Throws: ``PaymentError`` when refused before the processor was asked: no such payment, not captured, an
+    ///   amount beyond what is left, a refund of this payment already in progress, or a processor without refunds.
+    @discardableResult
+    public func refund(reference: String, amount: Money? = nil, reason: RefundReason? = nil) async throws
+        -> RefundRecord {
+        guard !refundsInFlight.contains(reference) else {
+            throw PaymentError(.paymentInProgress, recovery: .waitAndRetry, phase: .refund,
+                               message: "A refund of payment \(reference) is already in progress.")
+        }
+        refundsInFlight.insert(reference)
+        defer { refundsInFlight.remove(reference) }
+        guard let session = try await ledger.session(reference: reference, scope: scope, includingHistory: false) else {
+            throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .refund,
+                               message: "No payment \(reference) to refund.")
+        }
+        guard await processor.capabilities().supportsRefunds else {
+            throw PaymentError(.featureUnavailable, recovery: .fixIntegration, phase: .refund,
+                               message: "\(processor.name) is set up without a refund service; give the adapter your server's refund service.")
+        }
+        guard let paymentID = session.processorPaymentID else {
+            throw PaymentError(.invalidState, recovery: session.state == .storedOffline ? .goOnline : .none,
+                               phase: .refund,
+                               message: "Payment \(reference) has no \(processor.name) id yet: only a captured payment can be refunded.")
+        }
+        let number = session.refunds.count + 1
+        let record = RefundRecord(id: RefundRecord.idempotencyKey(reference: reference, number: number),
+                                  reference: reference, number: number, amount: amount ?? session.refundableAmount,
+                                  reason: reason, throughReader: session.card?.brand == .interac,
+                                  createdAt: clock.now())
+        // Write-ahead, with the refundable-amount check inside the ledger's transaction.
+        try await ledger.insertRefund(record, scope: scope)
+        hub.send(.refundChanged(record))
+        return await send(record, processorPaymentID: paymentID)
+    }
+
+    /// Asks the processor for a pending refund and records its answer.
+    private func send(_ record: RefundRecord, processorPaymentID: String) async -> RefundRecord {
+        let request = RefundRequest(processor: processor.name, reference: record.reference,
+                                    processorPaymentID: processorPaymentID, amount: record.amount,
+                                    reason: record.reason, idempotencyKey: record.id)
+        do {
+            let result = try await processor.refundPayment(request, throughReader: record.throughReader)
+            return await settle(record, with: result)
+        } catch {
+            let paymentError = (error as? PaymentError) ?? PaymentError(
+                .refundFailed, recovery: .waitAndRetry, phase: .refund,
+                message: "The refund's outcome is not known: \(error).")
+            // A refusal is definite; a timeout or an unreachable server is not: the refund stays pending and is
+            // looked up (or re-sent under the same idempotency key) later.
+            let definite = !(paymentError.recovery.isRetryable || paymentError.recovery == .goOnline
+                || paymentError.code == .outcomeUnknown || paymentError.code == .timedOut
+                || paymentError.code == .networkUnavailable)
+            let status: RefundStatus = definite ? .failed : .pending
+            return await settle(record, with: RefundResult(processorRefundID: nil, status: status,
+                                                            error: paymentError.inPhase(.refund)))
+        }
+    }
+
+    /// Records a processor's answer for a refund (a no-op when nothing changed).
+    private func settle(_ record: RefundRecord, with result: RefundResult) async -> RefundRecord {
+        guard result.status != record.status || result.processorRefundID != record.processorRefundID
+            || (result.error != nil && result.error != record.error) else { return record }
+        let change = RefundChange(refundID: record.id, expectedStatus: record.status, newStatus: result.status,
+                                  at: clock.now(), processorRefundID: result.processorRefundID, error: result.error)
+        do {
+            let updated = try await ledger.recordRefund(change, scope: scope)
+            hub.send(.refundChanged(updated))
+            return updated
+        } catch {
+            hub.send(.processor(.forwardingError((error as? PaymentError) ?? PaymentError(
+                .ledgerUnavailable, recovery: .fixIntegration, phase: .refund, message: "\(error)"))))
+            return record
+        }
+    }
+
+    /// Settles every pending refund with the processor: a refund the processor has is recorded as it has it; one
+    /// it certainly never received (a crash before the request left) is sent again under the same idempotency key
+    /// when it goes through the server, or failed when it needed the card on the reader.
+    /// - Returns: whether any refund changed.
+    func settlePendingRefunds() async -> Bool {
+        guard let pending = try? await ledger.refunds(in: [.pending], scope: scope), !pending.isEmpty else {
+            return false
+        }
+        var changed = false
+        for record in pending where !refundsInFlight.contains(record.reference) {
+            guard let session = try? await ledger.session(reference: record.reference, scope: scope,
+                                                          includingHistory: false),
+                  let paymentID = session.processorPaymentID else { continue }
+            let settled: RefundRecord
+            do {
+                if let result = try await processor.lookUpRefund(record, processorPaymentID: paymentID) {
+                    settled = await settle(record, with: result)
+                } else if record.throughReader {
+                    settled = await settle(record, with: RefundResult(
+                        processorRefundID: nil, status: .failed,
+                        error: PaymentError(.refundFailed, recovery: .none, phase: .refund,
+                                            message: "The in-person refund never reached \(processor.name); nothing was refunded. Refund again with the card present if it is still owed.")))
+                } else {
+                    refundsInFlight.insert(record.reference)
+                    settled = await send(record, processorPaymentID: paymentID)
+                    refundsInFlight.remove(record.reference)
+                }
+            } catch {
+                continue  // cannot tell now: stays pending
+            }
+            if settled != record { changed = true }
+        }
+        return changed
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Tender
+
+extension StripeServerClient {
+    /// Stripe's own `reason` values; any other ``Tender/RefundReason`` goes to the refund's metadata instead.
+    static let stripeRefundReasons: Set<String> = ["duplicate", "fraudulent", "requested_by_customer"]
+    /// The metadata key holding a free-text refund reason Stripe's `reason` cannot take.
+    public static let refundReasonMetadataKey = "tender_refund_reason"
+
+    /// `POST /v1/refunds` for `amount` of the intent, idempotently under `idempotencyKey`, which is also stored in
+    /// the refund's metadata (``refundKeyMetadataKey``) with the payment's reference.
+    ///
+    /// Before creating, the intent's refunds are listed (a consistent read) and one already made under this key is
+    /// returned: a retry is the same refund even after Stripe's 24-hour idempotency window.
+    public func createRefund(paymentIntent id: String, amount: Money, reference: String, idempotencyKey: String,
+                             reason: RefundReason? = nil) async throws(PaymentError) -> StripeAPI.Refund {
+        if let existing = try await refunds(paymentIntent: id).first(where: {
+            $0.metadata[Self.refundKeyMetadataKey] == idempotencyKey
+        }) {
+            return existing
+        }
+        var metadata = [Self.refundKeyMetadataKey: idempotencyKey, configuration.referenceMetadataKey: reference]
+        var form: [String: FormValue] = ["payment_intent": .string(id), "amount": .string(String(amount.minorUnits))]
+        if let reason {
+            if Self.stripeRefundReasons.contains(reason.rawValue) {
+                form["reason"] = .string(reason.rawValue)
+            } else {
+                metadata[Self.refundReasonMetadataKey] = reason.rawValue
+            }
+        }
+        form["metadata"] = .map(metadata)
+        return try await request("POST", "v1/refunds", form: form, idempotencyKey: idempotencyKey,
+                                 as: StripeAPI.Refund.self, operation: "Refunding \(amount) of \(id)", phase: .refund)
+    }
+
+    /// `GET /v1/refunds/:id`, or nil when Stripe has no such refund.
+    public func retrieveRefund(id: String) async throws(PaymentError) -> StripeAPI.Refund? {
+        switch await perform("GET", "v1/refunds/\(Self.segment(id))", as: StripeAPI.Refund.self) {
+        case .success(let refund): return refund
+        case .failure(let failure):
+            if failure.status == 404, failure.vendorCode == nil || failure.vendorCode == "resource_missing" { return nil }
+            throw StripeErrorTable.paymentError(failure, operation: "Retrieving refund \(id)", phase: .refund)
+        }
+    }
+
+    /// Every refund of the intent (`GET /v1/refunds?payment_intent=`), all pages, newest first as Stripe lists
+    /// them. A list is consistent: a refund Stripe created is in it.
+    /// - Throws: when the pages cannot all be read (the answer would be incomplete).
+    public func refunds(paymentIntent id: String) async throws(PaymentError) -> [StripeAPI.Refund] {
+        var all: [StripeAPI.Refund] = []
+        var after: String?
+        for _ in 0..<max(1, configuration.maximumPages) {
+            var query = [("payment_intent", id), ("limit", "100")]
+            if let after { query.append(("starting_after", after)) }
+            let page = try await request("GET", "v1/refunds", query: query, as: StripeAPI.List<StripeAPI.Refund>.self,
+                                         operation: "Listing the refunds of \(id)", phase: .refund)
+            all += page.data
+            guard page.hasMore, let last = page.data.last else { return all }
+            after = last.id
+        }
+        throw PaymentError(.outcomeUnknown, recovery: .retrySamePayment, phase: .refund,
+                           message: "The refunds of \(id) fill more than \(configuration.maximumPages) pages; the list was not read to its end.",
+                           vendor: .init(processor: Self.processor, name: "list_incomplete"))
+    }
+
+    /// Tender's status of a Stripe refund status (see ``Tender/RefundStatus``); an unknown status is pending (not
+    /// final: looked up again later), never a guess of success or failure.
+    public static func refundStatus(_ status: String?) -> RefundStatus {
+        switch status {
+        case "succeeded": .succeeded
+        case "failed", "canceled": .failed
+        default: .pending
+        }
+    }
+
+    /// The ``Tender/RefundResult`` of a Stripe refund: a failed one carries ``Tender/PaymentError/Code/refundFailed``
+    /// with Stripe's `failure_reason`.
+    public static func refundResult(_ refund: StripeAPI.Refund) -> RefundResult {
+        let status = refundStatus(refund.status)
+        var error: PaymentError?
+        if status == .failed {
+            error = PaymentError(.refundFailed, recovery: .none, phase: .refund,
+                                 message: "Stripe could not refund \(refund.id) (\(refund.failureReason ?? refund.status ?? "failed")).",
+                                 vendor: .init(processor: processor, name: refund.failureReason ?? "refund_\(refund.status ?? "failed")"))
+        }
+        return RefundResult(processorRefundID: refund.id, status: status, error: error)
+    }
+}

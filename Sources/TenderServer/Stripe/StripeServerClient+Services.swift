@@ -1,0 +1,88 @@
+import Foundation
+import Tender
+import TenderStripe
+
+extension StripeServerClient: PaymentCaptureService {
+    /// Captures `amount` of the intent (``capturePaymentIntent(id:amount:reference:)``). Succeeds only when
+    /// Stripe reports the intent `succeeded`.
+    public func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
+        try Self.checkProcessor(processor, phase: .capture)
+        let intent = try await capturePaymentIntent(id: processorPaymentID, amount: amount, reference: reference)
+        guard intent.status == "succeeded" else {
+            throw PaymentError(.outcomeUnknown, recovery: .retrySamePayment, phase: .capture,
+                               message: "Stripe accepted the capture of \(processorPaymentID) but reports it \(intent.status); look it up again.",
+                               vendor: .init(processor: Self.processor, name: "payment_intent.status.\(intent.status)"))
+        }
+    }
+
+    /// Cancels the intent (``cancelPaymentIntent(id:reference:reason:)``).
+    public func void(processor: String, reference: String, processorPaymentID: String) async throws {
+        try Self.checkProcessor(processor, phase: .capture)
+        _ = try await cancelPaymentIntent(id: processorPaymentID, reference: reference)
+    }
+
+    /// Refuses a payment of another processor (a wiring mistake), before any request.
+    static func checkProcessor(_ name: String, phase: PaymentError.Phase) throws(PaymentError) {
+        guard name == processor else {
+            throw PaymentError(.integrationError, recovery: .fixIntegration, phase: phase,
+                               message: "The Stripe server client was asked to act on a \(name) payment.")
+        }
+    }
+}
+
+extension StripeServerClient: PaymentRefundService {
+    /// Refunds through ``createRefund(paymentIntent:amount:reference:idempotencyKey:reason:)``.
+    public func refund(_ request: RefundRequest) async throws -> RefundResult {
+        try Self.checkProcessor(request.processor, phase: .refund)
+        let refund = try await createRefund(paymentIntent: request.processorPaymentID, amount: request.amount,
+                                            reference: request.reference, idempotencyKey: request.idempotencyKey,
+                                            reason: request.reason)
+        return Self.refundResult(refund)
+    }
+
+    /// What Stripe holds of the refund made under `idempotencyKey`.
+    ///
+    /// What it can prove: every refund TenderServer creates carries its idempotency key in its metadata, in the
+    /// same request that creates it, and Stripe's list of an intent's refunds is consistent. So when the intent's
+    /// complete list has no refund with the key, Stripe holds no refund made under it: the answer is `nil`. (A
+    /// request still in flight from a crashed process could land later; the retry that follows a `nil` uses the
+    /// same key, which Stripe deduplicates.) With `processorRefundID` the refund is first retrieved by id.
+    ///
+    /// It throws, rather than answering `nil`, whenever it cannot read the complete list: the server cannot be
+    /// reached, the intent is not found (another account or mode), or the list exceeds its page limit.
+    public func lookUpRefund(processor: String, processorPaymentID: String, idempotencyKey: String,
+                             processorRefundID: String?) async throws -> RefundResult? {
+        try Self.checkProcessor(processor, phase: .refund)
+        if let processorRefundID, let refund = try await retrieveRefund(id: processorRefundID) {
+            return Self.refundResult(refund)
+        }
+        let refunds = try await refunds(paymentIntent: processorPaymentID)
+        return refunds.first { $0.metadata[Self.refundKeyMetadataKey] == idempotencyKey }.map(Self.refundResult)
+    }
+}
+
+extension StripeServerClient: StripeServerLookup {
+    /// The intents carrying `metadata[key] == value`, oldest first, converted for the adapter. Empty when
+    /// nothing was found, which (Search being eventually consistent) is "not seen yet", never "never created";
+    /// use ``findPaymentIntents(metadataKey:value:)`` to tell ``StripeReferenceLookup/unknown`` from
+    /// ``StripeReferenceLookup/absent``.
+    public func paymentIntents(metadataKey key: String, value: String) async throws -> [Stripe.PaymentIntent] {
+        let intents = try await findPaymentIntents(metadataKey: key, value: value).intents
+        var converted: [Stripe.PaymentIntent] = []
+        for intent in intents { converted.append(try Self.sdkPaymentIntent(intent)) }
+        return converted
+    }
+
+    /// The intent by id, converted, or nil when Stripe has none with this id.
+    public func paymentIntent(id: String) async throws -> Stripe.PaymentIntent? {
+        guard let intent = try await retrievePaymentIntent(id: id) else { return nil }
+        return try Self.sdkPaymentIntent(intent)
+    }
+
+    /// Cancels an abandoned attempt's intent under the idempotency key `<intent id>/abandon`; an intent already
+    /// canceled is returned as it is.
+    public func cancelPaymentIntent(id: String) async throws -> Stripe.PaymentIntent {
+        let intent = try await cancel(id: id, idempotencyKey: "\(id)/abandon", reason: nil)
+        return try Self.sdkPaymentIntent(intent)
+    }
+}

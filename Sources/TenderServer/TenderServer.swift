@@ -1,0 +1,63 @@
+import Foundation
+import Tender
+
+/// Both vendors' server clients behind one ``Tender/PaymentCaptureService`` and ``Tender/PaymentRefundService``,
+/// dispatching on the processor name the adapter passes (`"stripe"`, `"square"`): what a server app that serves
+/// both kinds of merchant hands to Tender.
+///
+/// ```swift
+/// let server = TenderServer(
+///     stripe: StripeServerClient(secretKey: Credential(stripeKey)),
+///     square: SquareServerClient(accessToken: Credential(squareToken)))
+/// let stripe = StripeProcessor(client: bridge, captureService: server)
+/// ```
+public struct TenderServer: PaymentCaptureService, PaymentRefundService, CustomStringConvertible {
+    /// The Stripe client, if this server serves Stripe merchants.
+    public let stripe: StripeServerClient?
+    /// The Square client, if this server serves Square sellers.
+    public let square: SquareServerClient?
+
+    /// Creates the dispatcher.
+    public init(stripe: StripeServerClient? = nil, square: SquareServerClient? = nil) {
+        self.stripe = stripe
+        self.square = square
+    }
+
+    /// `TenderServer(stripe: …, square: …)`: the clients' descriptions, never a credential.
+    public var description: String {
+        "TenderServer(stripe: \(stripe.map(String.init(describing:)) ?? "none"), square: \(square.map(String.init(describing:)) ?? "none"))"
+    }
+
+    private func service(_ processor: String, phase: PaymentError.Phase) throws(PaymentError)
+        -> any PaymentCaptureService & PaymentRefundService {
+        if processor == StripeServerClient.processor, let stripe { return stripe }
+        if processor == SquareServerClient.processor, let square { return square }
+        throw PaymentError(.configurationError, recovery: .fixIntegration, phase: phase,
+                           message: "This server has no client for processor \(processor).")
+    }
+
+    /// Captures through the processor's client.
+    public func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
+        try await service(processor, phase: .capture).capture(processor: processor, reference: reference,
+                                                              processorPaymentID: processorPaymentID, amount: amount)
+    }
+
+    /// Voids through the processor's client.
+    public func void(processor: String, reference: String, processorPaymentID: String) async throws {
+        try await service(processor, phase: .capture).void(processor: processor, reference: reference,
+                                                           processorPaymentID: processorPaymentID)
+    }
+
+    /// Refunds through the processor's client.
+    public func refund(_ request: RefundRequest) async throws -> RefundResult {
+        try await service(request.processor, phase: .refund).refund(request)
+    }
+
+    /// Looks a refund up through the processor's client.
+    public func lookUpRefund(processor: String, processorPaymentID: String, idempotencyKey: String,
+                             processorRefundID: String?) async throws -> RefundResult? {
+        try await service(processor, phase: .refund).lookUpRefund(
+            processor: processor, processorPaymentID: processorPaymentID, idempotencyKey: idempotencyKey,
+            processorRefundID: processorRefundID)
+    }
+}
