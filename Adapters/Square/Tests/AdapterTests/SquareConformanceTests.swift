@@ -54,6 +54,9 @@ struct SquareConformanceSubject: ConformanceSubject {
 
         func isHolding() async -> Bool { await world.simulator.isHolding }
 
+        /// The simulator's manual clock, which the kit's facades share.
+        var clock: any TenderClock { world.clock }
+
         func advanceClock(by seconds: Double) async { world.clock.advance(by: seconds) }
 
         func relaunch() async throws -> any PaymentProcessor {
