@@ -148,10 +148,11 @@ extension SquareSimulator {
             try await simulator.serverRefund(request)
         }
 
-        /// `GetPaymentRefund` (by id) or the refund made under the key: `nil` when Square has none.
+        /// `GetPaymentRefund` by id; without one, `nil` only when the payment has no refund at all (Square keeps no
+        /// idempotency key on a refund), otherwise an unknown outcome: retry the refund with the same key.
         public func lookUpRefund(processor: String, processorPaymentID: String, idempotencyKey: String,
                                  processorRefundID: String?) async throws -> RefundResult? {
-            try await simulator.serverRefund(key: idempotencyKey, id: processorRefundID)
+            try await simulator.serverRefund(paymentID: processorPaymentID, key: idempotencyKey, id: processorRefundID)
         }
     }
 
@@ -284,15 +285,20 @@ extension SquareSimulator {
         return refundResult(store.serverRefunds.last ?? refund)
     }
 
-    /// `GetPaymentRefund` by id, or the refund made under `key`.
-    func serverRefund(key: String, id: String?) throws -> RefundResult? {
+    /// `GetPaymentRefund` by id. Square records no idempotency key on a refund, so without an id only "none at all"
+    /// can be told (`GetPayment`: the payment has no refunds); otherwise the answer is unknown, and retrying
+    /// `RefundPayment` with the same key is what returns the refund (as `TenderServer` does against Square).
+    func serverRefund(paymentID: String, key: String, id: String?) throws -> RefundResult? {
         guard serverRequestGetsThrough() else { throw unreachable(phase: .refund) }
         applyTimedRules()
-        let refund = store.serverRefunds.first { refund in
-            if let id { return refund.id == id }
-            return refund.idempotencyKey == key
+        if let id { return store.serverRefunds.first { $0.id == id }.map(refundResult) }
+        guard store.serverPayments.contains(where: { $0.id == paymentID }) else {
+            throw serverError(.unknownReference, "NOT_FOUND", "Square has no payment \(paymentID).", phase: .refund)
         }
-        return refund.map(refundResult)
+        guard store.serverRefunds.contains(where: { $0.paymentID == paymentID }) else { return nil }
+        throw PaymentError(.outcomeUnknown, recovery: .retrySamePayment, phase: .refund,
+                           message: "Payment \(paymentID) has refunds, and Square does not record which idempotency key made each; retry the refund with the same key (\(key)) to get its result.",
+                           vendor: .init(processor: SquareErrorTable.processor, name: "refund_not_attributable"))
     }
 
     /// Square settles pending refunds whose time has come; a completed one adds to the payment's refunded amount.
