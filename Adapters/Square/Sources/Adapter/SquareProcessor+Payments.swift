@@ -81,18 +81,29 @@ extension SquareProcessor {
                     state.cancelRequested.remove(reference)
                 }
             }
-            return try await follow(delegate, request: request, attempt: attempt, mode: mode, updates: updates)
+            return try await follow(delegate, handle: handle, request: request, attempt: attempt, mode: mode,
+                                    updates: updates)
         } onCancel: {
             guard let handle = handleBox.current else { return }
             Task { await self.requestCancel(reference: reference, handle: handle) }
         }
     }
 
-    /// Reads the delegate's callbacks until Square's answer.
-    private func follow(_ delegate: PaymentDelegateBridge, request: PaymentRequest, attempt: PaymentAttempt,
-                        mode: Square.ProcessingMode, updates: PaymentUpdateHandler) async throws
+    /// Reads the delegate's callbacks until Square's answer. If the core cannot record an intermediate state, the
+    /// adapter stops and rethrows, after asking Square to cancel (so that nothing is charged without a record; a
+    /// payment Square can no longer cancel is reconciled by the core as an unknown outcome).
+    private func follow(_ delegate: PaymentDelegateBridge, handle: (any Square.PaymentHandle)?, request: PaymentRequest,
+                        attempt: PaymentAttempt, mode: Square.ProcessingMode, updates: PaymentUpdateHandler) async throws
         -> ProcessorPaymentUpdate {
         let reference = request.reference
+        func record(_ state: PaymentState) async throws {
+            do {
+                try await updates(ProcessorPaymentUpdate(reference: reference, state: state))
+            } catch {
+                if let handle { await requestCancel(reference: reference, handle: handle) }
+                throw error
+            }
+        }
         var started = false
         while let event = await delegate.next() {
             switch event {
@@ -100,9 +111,9 @@ extension SquareProcessor {
                 started = true
                 emitter.emit(.readerInputRequested(
                     SquareMapping.inputOptions(await client.paymentManager.availableCardInputMethods)))
-                try await updates(ProcessorPaymentUpdate(reference: reference, state: .collecting))
+                try await record(.collecting)
             case .finished(let payment):
-                try await updates(ProcessorPaymentUpdate(reference: reference, state: .processing))
+                try await record(.processing)
                 return outcome(of: payment, reference: reference)
             case .failed(let payment, let error):
                 return try await failure(error, payment: payment, request: request, attempt: attempt, started: started,

@@ -72,8 +72,8 @@ extension SquareProcessor {
     /// Cancels what an abandoned vendor payment may have left live at Square, so that nothing can still charge:
     /// `CancelPaymentByIdempotencyKey` with the key the SDK stored for the attempt (Square's answer for an unknown
     /// `CreatePayment` outcome), and `CancelPayment` by id for an approved payment found without a key.
-    /// - Returns: what was done, for the ledger's history; `nil` when Square holds nothing for the attempt (no key,
-    ///   nothing found).
+    /// - Returns: what was done, for the ledger's history; `nil` when Square holds nothing live for the attempt (no
+    ///   key and nothing found, or Square's record of it shows it failed or was canceled).
     /// - Throws: when Square's server cannot be reached; when the device still holds an offline payment of the
     ///   attempt (it cannot be canceled before it uploads), or Square completed a payment for it (it is the
     ///   reference's payment, not something to abandon): no new vendor payment may start then.
@@ -112,10 +112,12 @@ extension SquareProcessor {
         if let key {
             do { try await lookup.cancelPayment(byIdempotencyKey: key) } catch { throw unreachable(error) }
         }
-        guard let found = live, found.status == .approved || found.status == .pending else {
+        guard let found = live else {
             return key == nil ? nil
-                : "CancelPaymentByIdempotencyKey sent for attempt \(attemptID): Square showed no live payment for it; anything the key created is voided."
+                : "CancelPaymentByIdempotencyKey sent for attempt \(attemptID): Square's search showed no payment for it yet; anything the key created is voided."
         }
+        // Square's own record of the attempt says it ended (failed or canceled): nothing is live.
+        guard found.status == .approved || found.status == .pending else { return nil }
         var after = try? await lookup.payment(id: found.id)
         if after?.status != .canceled {
             do {

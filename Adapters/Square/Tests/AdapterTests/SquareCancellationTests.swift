@@ -38,6 +38,21 @@ struct SquareCancellationTests {
         #expect(await world.simulator.chargeCount(referenceID: "order-1") == 1)
     }
 
+    @Test("when the core cannot record collecting, the adapter rethrows and cancels Square's payment")
+    func ledgerFailureCancels() async throws {
+        let world = try await SquareWorld()
+        await world.simulator.holdNextCardPresentation()
+        struct LedgerDown: Error {}
+        do {
+            _ = try await world.processor.startPayment(SquareWorld.sale("order-1", cents: 10_00), routing: .online,
+                                                       attempt: PaymentAttempt(), updates: { _ in throw LedgerDown() })
+            Issue.record("the ledger failure was swallowed")
+        } catch is LedgerDown {}
+        #expect(await world.simulator.currentPaymentHandle == nil, "Square's payment was canceled")
+        await world.simulator.releaseHeld()
+        #expect(await world.simulator.chargeCount(referenceID: "order-1") == 0)
+    }
+
     @Test("cancelPayment from another task cancels during collection; afterwards there is nothing to cancel")
     func cancelFromAnotherTask() async throws {
         var configuration = SquareSimulator.Configuration()

@@ -95,11 +95,18 @@ struct SquareRecoveryTests {
         _ = try await world.pay("order-1", cents: 20_00, capture: .manual)
         #expect(await world.simulator.serverPayments.first?.status == .approved)
         let note = try await world.processor.abandonPayment(world.query("order-1", capture: .manual, since: since))
-        #expect(note?.contains("CancelPaymentByIdempotencyKey") == true, "\(String(describing: note))")
+        #expect(note?.contains("CancelPaymentByIdempotencyKey sent") == true, "\(String(describing: note))")
         #expect(await world.simulator.serverPayments.first?.status == .canceled)
         world.clock.advance(by: 5)
         let visible = try await world.processor.abandonPayment(world.query("order-1", capture: .manual, since: since))
-        #expect(visible?.contains("CancelPaymentByIdempotencyKey sent") == true, "the key is sent again; nothing live")
+        #expect(visible == nil, "Square's record shows it canceled: nothing live")
+        // An approved payment the search shows is canceled and named.
+        await world.simulator.injectFault(.timeoutAfterServerCharge)
+        _ = try await world.pay("order-2", cents: 20_00, capture: .manual)
+        world.clock.advance(by: 5)
+        let named = try await world.processor.abandonPayment(world.query("order-2", capture: .manual, since: since))
+        let id = try #require(await world.simulator.serverPayments.last?.id)
+        #expect(named == "Square payment \(id) (APPROVED) of attempt order-2 canceled with CancelPaymentByIdempotencyKey.")
     }
 
     @Test("abandonment: nil when Square holds nothing; refused while the device holds the payment or Square completed it")
