@@ -316,10 +316,10 @@ final class PersistingSquareClient: SquareClient, Square.AuthorizationManager, S
     }
 
     // AuthorizationManager
-    func authorize(accessToken: String, locationID: String) async throws(Square.AuthorizationError) {
+    func authorize(withAccessToken accessToken: String, locationID: String) async throws(Square.AuthorizationError) {
         let result: Result<Void, Square.AuthorizationError>
         do throws(Square.AuthorizationError) {
-            try await simulator.authorize(accessToken: accessToken, locationID: locationID)
+            try await simulator.authorize(withAccessToken: accessToken, locationID: locationID)
             result = .success(())
         } catch {
             result = .failure(error)
@@ -349,8 +349,8 @@ final class PersistingSquareClient: SquareClient, Square.AuthorizationManager, S
     }
     var currentPaymentHandle: (any Square.PaymentHandle)? { get async { await simulator.currentPaymentHandle } }
     var offlinePaymentQueue: any Square.OfflinePaymentQueue { self }
-    func getIdempotencyKey(paymentAttemptId: String) async -> String? {
-        await simulator.getIdempotencyKey(paymentAttemptId: paymentAttemptId)
+    func getIdempotencyKey(withPaymentAttemptId paymentAttemptId: String) async -> String? {
+        await simulator.getIdempotencyKey(withPaymentAttemptId: paymentAttemptId)
     }
     var availableCardInputMethods: Square.CardInputMethods { get async { await simulator.availableCardInputMethods } }
     func add(_ observer: any Square.AvailableCardInputMethodsObserver) async { await simulator.add(observer) }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// The Mobile Payments SDK as the adapter uses it: `MobilePaymentsSDK.shared` (an `SDKManager`) and its managers,
-/// with Square's names and labels (DocC 2.5 spellings, `reference/sdk-surface/square-mobile-payments-ios.json`).
+/// with Square's names and labels as Swift code calls them (`reference/sdk-surface/square-mobile-payments-ios.json`;
+/// where Swift imports an Objective-C selector differently from the DocC, the imported spelling, as in the
+/// `SquareMobilePaymentsSurface` mirror: `authorize(withAccessToken:…)`, `getIdempotencyKey(withPaymentAttemptId:)`).
 /// On iOS a bridge makes the real SDK conform; on Linux and in tests ``SquareSimulator`` does.
 ///
 /// What a bridge does, and the differences from the SDK that remain (each member documents its own):
@@ -38,11 +40,11 @@ public protocol SquareClient: Sendable {
 extension Square {
     /// Square's `AuthorizationManager`.
     public protocol AuthorizationManager: Sendable {
-        /// `authorize(accessToken:locationID:completion:)` (Swift spelling in Square's sample:
-        /// `authorize(withAccessToken:locationID:completion:)`; the bridge uses whichever the SDK build exposes).
-        /// Main thread only; the completion's `Error?` is thrown here.
+        /// `authorize(withAccessToken:locationID:completion:)` (the spelling Swift imports and Square's sample uses;
+        /// DocC prints `authorize(accessToken:locationID:completion:)`, reference §1). Main thread only; the
+        /// completion's `Error?` is thrown here.
         /// - Throws: ``Square/AuthorizationError``.
-        func authorize(accessToken: String, locationID: String) async throws(AuthorizationError)
+        func authorize(withAccessToken accessToken: String, locationID: String) async throws(AuthorizationError)
         /// `deauthorize(completion:)`, returning when the completion runs (Square: wait for it before authorizing
         /// again). Queued offline payments remain on the device (seed 001; see ``SquareSimulator``).
         func deauthorize() async
@@ -97,10 +99,11 @@ extension Square {
         var currentPaymentHandle: (any PaymentHandle)? { get async }
         /// `offlinePaymentQueue`: the offline queue of the authorized account and location.
         var offlinePaymentQueue: any OfflinePaymentQueue { get }
-        /// `getIdempotencyKey(paymentAttemptId:)` (sample spelling `getIdempotencyKey(withPaymentAttemptId:)`): the
-        /// key of the `CreatePayment` request the SDK stored for this attempt, or `nil`. The SDK replaces it when it
+        /// `getIdempotencyKey(withPaymentAttemptId:)` (the spelling Swift imports and Square's sample uses; DocC prints
+        /// `getIdempotencyKey(paymentAttemptId:)`, reference §1): the key of the `CreatePayment` request the SDK
+        /// stored for this attempt, or `nil`. The SDK replaces it when it
         /// repeats a request within the attempt, and an app reinstall loses it, so `nil` proves nothing by itself.
-        func getIdempotencyKey(paymentAttemptId: String) async -> String?
+        func getIdempotencyKey(withPaymentAttemptId paymentAttemptId: String) async -> String?
         /// `availableCardInputMethods` (a property): how a card can be read now (fewer methods offline).
         var availableCardInputMethods: CardInputMethods { get async }
         /// `add(_:)` an `AvailableCardInputMethodsObserver`.

@@ -44,7 +44,7 @@ extension SquareProcessor {
             return .found(apiUpdate(current, query))
         }
         if query.localID != nil || query.route == .offline { return .unknown }
-        let key = await client.paymentManager.getIdempotencyKey(paymentAttemptId: attemptID)
+        let key = await client.paymentManager.getIdempotencyKey(withPaymentAttemptId: attemptID)
         let windowPassed = clock.now().timeIntervalSince(query.since) >= configuration.searchConsistencyWindow
         return key == nil && windowPassed && device.readable ? .notFound : .unknown
     }
@@ -84,7 +84,7 @@ extension SquareProcessor {
             throw PaymentError(.invalidState, recovery: .waitAndRetry, phase: .reconciliation,
                                message: "Square's device still holds offline payment \(held.localID) of attempt \(attemptID) (\(held.status.caseName)); it cannot be canceled before it uploads, so no new payment is started for \(query.reference) yet.")
         }
-        let key = await client.paymentManager.getIdempotencyKey(paymentAttemptId: attemptID)
+        let key = await client.paymentManager.getIdempotencyKey(withPaymentAttemptId: attemptID)
         guard let lookup, let locationID = await client.authorizationManager.location?.id else {
             return key == nil ? nil
                 : "Square was not asked to cancel attempt \(attemptID) by its idempotency key: no server lookup is configured."

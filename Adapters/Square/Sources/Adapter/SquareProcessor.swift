@@ -175,7 +175,7 @@ public final class SquareProcessor: PaymentProcessor {
     /// - Throws: the mapped ``Square/AuthorizationError``.
     public func authorize(accessToken: String, locationID: String) async throws(PaymentError) {
         do {
-            try await client.authorizationManager.authorize(accessToken: accessToken, locationID: locationID)
+            try await client.authorizationManager.authorize(withAccessToken: accessToken, locationID: locationID)
         } catch {
             throw error.tenderError
         }

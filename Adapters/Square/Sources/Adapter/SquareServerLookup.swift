@@ -1,7 +1,7 @@
 import Foundation
 
 /// The app's server-side view of Square's Payments API, for recovery and abandonment: the SDK only says whether it
-/// stored an idempotency key for an attempt (`getIdempotencyKey(paymentAttemptId:)`); what Square holds is found on
+/// stored an idempotency key for an attempt (`getIdempotencyKey(withPaymentAttemptId:)`); what Square holds is found on
 /// the server. Optional: without it, unknown outcomes stay unknown and the core keeps the session for
 /// reconciliation, never charging again.
 ///

@@ -37,7 +37,7 @@ extension SquareSimulator {
     }
 
     /// The idempotency key stored for an attempt id, or `nil`.
-    public func getIdempotencyKey(paymentAttemptId: String) async -> String? {
+    public func getIdempotencyKey(withPaymentAttemptId paymentAttemptId: String) async -> String? {
         store.attempts[paymentAttemptId]?.idempotencyKey
     }
 

@@ -42,7 +42,7 @@ extension SquareSimulator {
     // MARK: AuthorizationManager
 
     /// Authorizes a seller at a location, checking what Square checks, in order.
-    public func authorize(accessToken: String, locationID: String) async throws(Square.AuthorizationError) {
+    public func authorize(withAccessToken accessToken: String, locationID: String) async throws(Square.AuthorizationError) {
         if accessToken.isEmpty { throw .emptyAccessToken }
         if locationID.isEmpty { throw .emptyLocationID }
         if store.authorizedMerchantID != nil { throw .alreadyAuthorized }

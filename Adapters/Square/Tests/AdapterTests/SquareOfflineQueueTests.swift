@@ -353,8 +353,8 @@ struct InflatedTotalClient: SquareClient, Square.PaymentManager, Square.OfflineP
                                      delegate: delegate)
     }
     var currentPaymentHandle: (any Square.PaymentHandle)? { get async { await simulator.currentPaymentHandle } }
-    func getIdempotencyKey(paymentAttemptId: String) async -> String? {
-        await simulator.getIdempotencyKey(paymentAttemptId: paymentAttemptId)
+    func getIdempotencyKey(withPaymentAttemptId paymentAttemptId: String) async -> String? {
+        await simulator.getIdempotencyKey(withPaymentAttemptId: paymentAttemptId)
     }
     var availableCardInputMethods: Square.CardInputMethods { get async { await simulator.availableCardInputMethods } }
     func add(_ observer: any Square.AvailableCardInputMethodsObserver) async { await simulator.add(observer) }

@@ -42,7 +42,7 @@ struct SquareProcessorTests {
         #expect(payments.map(\.paymentAttemptID) == ["order-1", "order-1#2"])
         #expect(payments.allSatisfy { $0.referenceID == "order-1" })
         #expect(await world.simulator.chargeCount(referenceID: "order-1") == 1)
-        #expect(await world.simulator.getIdempotencyKey(paymentAttemptId: "order-1#2") != nil)
+        #expect(await world.simulator.getIdempotencyKey(withPaymentAttemptId: "order-1#2") != nil)
     }
 
     @Test("manual capture: authorized with captureBefore = Square's delay; voided or captured through the service (B4)")
@@ -138,7 +138,7 @@ struct SquareProcessorTests {
         request.metadata = ["lane": "1"]
         let (outcome, states) = try await world.pay(request)
         #expect(outcome.state == .failed && outcome.error?.code == .invalidMetadata && states.isEmpty)
-        #expect(await world.simulator.getIdempotencyKey(paymentAttemptId: "order-1") == nil)
+        #expect(await world.simulator.getIdempotencyKey(withPaymentAttemptId: "order-1") == nil)
     }
 
     @Test("capabilities: seller limits, Square's device rules, no partial capture, refunds with a service (B5, B6)")
@@ -196,7 +196,7 @@ struct SquareProcessorTests {
         let request = PaymentRequest(amount: Money(minorUnits: 1_000, currency: .kwd), reference: "order-1")
         let (outcome, _) = try await world.pay(request)
         #expect(outcome.state == .failed && outcome.error?.code == .invalidCurrency)
-        #expect(await world.simulator.getIdempotencyKey(paymentAttemptId: "order-1") == nil)
+        #expect(await world.simulator.getIdempotencyKey(withPaymentAttemptId: "order-1") == nil)
     }
 
     @Test("Sandbox refuses offline and has no offline queue")

@@ -10,7 +10,7 @@ struct SquareReaderTests {
     func connectWhileOffline() async throws {
         let clock = ManualClock()
         let simulator = SquareSimulator(sellers: TestSellers.all, seed: 3, clock: clock)
-        try await simulator.authorize(accessToken: "tok-A", locationID: "LA1")
+        try await simulator.authorize(withAccessToken: "tok-A", locationID: "LA1")
         let processor = SquareProcessor(client: simulator, captureService: UnusedCaptureService())
         await simulator.addNearbyReader()
         await simulator.setNetwork(.offline)
@@ -40,7 +40,7 @@ struct SquareReaderTests {
         } catch let error as PaymentError {
             #expect(error.code == .notAuthorized && error.vendor?.name == "notAuthorized")
         }
-        try await simulator.authorize(accessToken: "tok-A", locationID: "LA1")
+        try await simulator.authorize(withAccessToken: "tok-A", locationID: "LA1")
         do {
             _ = try await processor.discoverReaders(timeout: 1)
             Issue.record("pairing with no reader in range succeeded")
@@ -130,7 +130,7 @@ struct SquareReaderTests {
     @Test("discovery pairs through startPairing(with:): the success names no reader, which then appears in readers")
     func pairingDelegate() async throws {
         let simulator = SquareSimulator(sellers: TestSellers.all, seed: 3, clock: ManualClock())
-        try await simulator.authorize(accessToken: "tok-A", locationID: "LA1")
+        try await simulator.authorize(withAccessToken: "tok-A", locationID: "LA1")
         let processor = SquareProcessor(client: simulator, captureService: UnusedCaptureService())
         await simulator.addNearbyReader(model: .stand)
         let readers = try await processor.discoverReaders(timeout: 1)

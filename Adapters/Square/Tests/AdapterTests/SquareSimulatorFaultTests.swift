@@ -39,7 +39,7 @@ struct SquareSimulatorFaultTests {
         await simulator.setNetwork(.offline)
         #expect(observer.calls.current == heardBefore, "old observers hear nothing")
         #expect(try await simulator.getPayments().map(\.referenceID) == ["stored"])
-        #expect(await simulator.getIdempotencyKey(paymentAttemptId: "waiting") != nil)
+        #expect(await simulator.getIdempotencyKey(withPaymentAttemptId: "waiting") != nil)
         #expect(await simulator.chargeCount(referenceID: "online") == 1)
         #expect(await simulator.state == .authorized)
         #expect(!(await simulator.readers.isEmpty))
@@ -144,7 +144,7 @@ struct SquareSimulatorFaultTests {
         for index in 0..<2 { await simulator.start(parameters("a-\(index)", cents: 1_00, mode: .offlineOnly)) }
         await simulator.setNetwork(.online)
         await simulator.deauthorize()
-        try await simulator.authorize(accessToken: "tok-B", locationID: "LB")
+        try await simulator.authorize(withAccessToken: "tok-B", locationID: "LB")
         await simulator.setNetwork(.offline)
         #expect(await simulator.readers.first?.statusInfo.status == .ready)
         await simulator.start(parameters("b-0", cents: 1_00, mode: .offlineOnly))
@@ -159,10 +159,10 @@ struct SquareSimulatorFaultTests {
         await simulator.start(parameters("a-1", cents: 1_00, mode: .offlineOnly))
         await simulator.deauthorize()
         #expect(await simulator.devicePayments.map(\.payment.status) == [.queued])
-        try await simulator.authorize(accessToken: "tok-B", locationID: "LB")
+        try await simulator.authorize(withAccessToken: "tok-B", locationID: "LB")
         #expect(await simulator.syncUntilIdle() == 0, "not while another seller is signed in (UNVERIFIED default)")
         await simulator.deauthorize()
-        try await simulator.authorize(accessToken: "tok-A", locationID: "LA1")
+        try await simulator.authorize(withAccessToken: "tok-A", locationID: "LA1")
         await simulator.syncUntilIdle()
         #expect(await simulator.chargeCount(referenceID: "a-1") == 1)
     }
@@ -200,7 +200,7 @@ struct SquareSimulatorFaultTests {
         await simulator.remove(counter as any Square.NetworkObserver)
         await simulator.remove(counter as any Square.AuthorizationStateObserver)
         await simulator.setNetwork(.online)
-        try await simulator.authorize(accessToken: "tok-A", locationID: "LA1")
+        try await simulator.authorize(withAccessToken: "tok-A", locationID: "LA1")
         #expect(counter.calls.current == 2)
     }
 }

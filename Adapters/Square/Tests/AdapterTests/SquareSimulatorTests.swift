@@ -17,19 +17,19 @@ struct SquareSimulatorTests {
             ("tok-A", "LB", .invalidLocationID), ("tok-A", "LA3", .locationNotActivatedForCardProcessing),
         ]
         for (token, location, expected) in cases {
-            await #expect(throws: expected) { try await simulator.authorize(accessToken: token, locationID: location) }
+            await #expect(throws: expected) { try await simulator.authorize(withAccessToken: token, locationID: location) }
         }
         #expect(await simulator.state == .notAuthorized)
-        try await simulator.authorize(accessToken: "tok-A", locationID: "LA1")
+        try await simulator.authorize(withAccessToken: "tok-A", locationID: "LA1")
         #expect(await simulator.state == .authorized)
         #expect(await simulator.location?.id == "LA1")
         await #expect(throws: Square.AuthorizationError.alreadyAuthorized) {
-            try await simulator.authorize(accessToken: "tok-B", locationID: "LB")
+            try await simulator.authorize(withAccessToken: "tok-B", locationID: "LB")
         }
         await simulator.deauthorize()
         await simulator.setNetwork(.offline)
         await #expect(throws: Square.AuthorizationError.noNetwork) {
-            try await simulator.authorize(accessToken: "tok-A", locationID: "LA1")
+            try await simulator.authorize(withAccessToken: "tok-A", locationID: "LA1")
         }
     }
 
@@ -37,7 +37,7 @@ struct SquareSimulatorTests {
     func queueErrors() async throws {
         let simulator = SquareSimulator(sellers: TestSellers.all, seed: 1, clock: ManualClock())
         await #expect(throws: Square.OfflinePaymentQueueError.notAuthorized) { try await simulator.getPayments() }
-        try await simulator.authorize(accessToken: "tok-S", locationID: "LS")
+        try await simulator.authorize(withAccessToken: "tok-S", locationID: "LS")
         await #expect(throws: Square.OfflinePaymentQueueError.unsupportedSandboxEnvironment) {
             try await simulator.getTotalStoredPaymentsAmount()
         }
@@ -83,7 +83,7 @@ struct SquareSimulatorTests {
         #expect(await simulator.syncOfflinePayments() == 0)
         await simulator.setNetwork(.online)
         await simulator.deauthorize()
-        try await simulator.authorize(accessToken: "tok-A", locationID: "LA2")
+        try await simulator.authorize(withAccessToken: "tok-A", locationID: "LA2")
         #expect(try await simulator.getPayments().isEmpty, "another location's queue is not visible")
         #expect(await simulator.syncOfflinePayments() == 0, "another location's payments do not upload")
         await simulator.configure { $0.uploadsOtherAccounts = true }
@@ -93,11 +93,11 @@ struct SquareSimulatorTests {
     @Test("a charged attempt id is refused; an attempt that ended without a charge gets a new key")
     func attemptIDs() async throws {
         let (simulator, _) = try await authorizedSimulator()
-        #expect(await simulator.getIdempotencyKey(paymentAttemptId: "sale-1") == nil)
+        #expect(await simulator.getIdempotencyKey(withPaymentAttemptId: "sale-1") == nil)
         let first = RecordingDelegate()
         await simulator.setPresentedCard(.declined)
         _ = await simulator.start(parameters("sale-1", cents: 5_00, mode: .onlineOnly), delegate: first)
-        let declinedKey = try #require(await simulator.getIdempotencyKey(paymentAttemptId: "sale-1"))
+        let declinedKey = try #require(await simulator.getIdempotencyKey(withPaymentAttemptId: "sale-1"))
         await simulator.setPresentedCard(.visaChip)
         let second = RecordingDelegate()
         _ = await simulator.start(parameters("sale-1", cents: 5_00, mode: .onlineOnly), delegate: second)
@@ -106,7 +106,7 @@ struct SquareSimulatorTests {
             return
         }
         #expect(payment.status == .completed)
-        #expect(await simulator.getIdempotencyKey(paymentAttemptId: "sale-1") != declinedKey)
+        #expect(await simulator.getIdempotencyKey(withPaymentAttemptId: "sale-1") != declinedKey)
         let third = RecordingDelegate()
         let handle = await simulator.start(parameters("sale-1", cents: 5_00, mode: .onlineOnly), delegate: third)
         #expect(handle == nil)
@@ -209,14 +209,14 @@ struct SquareSimulatorTests {
         var manual = parameters("sale-1", cents: 30_00, mode: .onlineOnly)
         manual.autocomplete = false
         _ = await simulator.start(manual)
-        let key = try #require(await simulator.getIdempotencyKey(paymentAttemptId: "sale-1"))
+        let key = try #require(await simulator.getIdempotencyKey(withPaymentAttemptId: "sale-1"))
         try await simulator.server.cancelPayment(byIdempotencyKey: "unknown-key")
         #expect(await simulator.serverPayments.first?.status == .approved)
         try await simulator.server.cancelPayment(byIdempotencyKey: key)
         #expect(await simulator.serverPayments.first?.status == .canceled)
         try await simulator.server.cancelPayment(byIdempotencyKey: key)  // again: nothing left to do
         await simulator.start(parameters("sale-2", cents: 5_00, mode: .onlineOnly))
-        let completedKey = try #require(await simulator.getIdempotencyKey(paymentAttemptId: "sale-2"))
+        let completedKey = try #require(await simulator.getIdempotencyKey(withPaymentAttemptId: "sale-2"))
         await #expect(throws: PaymentError.self, "a completed payment cannot be voided") {
             try await simulator.server.cancelPayment(byIdempotencyKey: completedKey)
         }
@@ -254,7 +254,7 @@ struct SquareSimulatorTests {
         #expect(await restarted.persistedState == (await simulator.persistedState))
         #expect(await restarted.state == .authorized)
         #expect(try await restarted.getPayments().map(\.referenceID) == ["offline-1"])
-        #expect(await restarted.getIdempotencyKey(paymentAttemptId: "online-1") != nil)
+        #expect(await restarted.getIdempotencyKey(withPaymentAttemptId: "online-1") != nil)
         _ = await restarted.start(parameters("online-2", cents: 2_00, mode: .onlineOnly), delegate: RecordingDelegate())
         await restarted.syncUntilIdle()
         let ids = await restarted.serverPayments.map(\.id)
@@ -274,7 +274,7 @@ struct SquareSimulatorTests {
         #expect(await simulator.paymentSettings.offlineTransactionAmountLimit?.amount == 200_00)
         await simulator.deauthorize()
         #expect(await simulator.paymentSettings == .notOptedIn)
-        try await simulator.authorize(accessToken: "tok-B", locationID: "LB")
+        try await simulator.authorize(withAccessToken: "tok-B", locationID: "LB")
         #expect(await simulator.paymentSettings.offlineTransactionAmountLimit?.amount == 50_00)
         let delegate = RecordingDelegate()
         _ = await simulator.start(parameters("sale-1", cents: 60_00, mode: .offlineOnly), delegate: delegate)

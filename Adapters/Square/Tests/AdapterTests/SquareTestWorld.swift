@@ -87,7 +87,7 @@ func authorizedSimulator(configuration: SquareSimulator.Configuration = .init(),
     async throws -> (SquareSimulator, ManualClock) {
     let clock = ManualClock()
     let simulator = SquareSimulator(sellers: TestSellers.all, configuration: configuration, seed: seed, clock: clock)
-    try await simulator.authorize(accessToken: token, locationID: location)
+    try await simulator.authorize(withAccessToken: token, locationID: location)
     if token != "tok-S" {
         await simulator.addNearbyReader()
         _ = await simulator.startPairing(with: PairingRecorder())
