@@ -20,8 +20,8 @@ import Foundation
 /// - **Delegates and observers** are `AnyObject & Sendable` protocols; the bridge registers one `NSObject` with the
 ///   SDK per Tender observer, forwards each callback after copying its arguments, and removes it in `remove(_:)`.
 /// - **Not mirrored** (Tender does not use them): `readCardInfoManager`, `ReaderManager.blink(_:)`,
-///   `rebootReader(_:)`, `readerSettings`, `tapToPaySettings`, `SettingsManager.presentSettings`,
-///   `trackingConsentState`, `updateTrackingConsent(granted:)`, `PaymentHandle.additionalPaymentMethods`, the
+///   `rebootReader(_:)`, `readerSettings`, `tapToPaySettings`, `SettingsManager.presentSettings(with:completion:)`,
+///   `trackingConsentState`, `updateTrackingConsent(withGranted:)`, `PaymentHandle.additionalPaymentMethods`, the
 ///   `dictionaryRepresentation` of every model.
 /// - ``networkMonitor`` is not a Square type (see ``Square/NetworkMonitor``).
 public protocol SquareClient: Sendable {

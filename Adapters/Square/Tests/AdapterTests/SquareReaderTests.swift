@@ -148,4 +148,13 @@ struct SquareReaderTests {
         await world.simulator.setNetwork(.online)
         #expect(world.emitter.emitted.last == .networkStatusChanged(.online))
     }
+
+    @Test("networkStatus answers from the SDK's network monitor, even before anyone is authorized (A5)")
+    func networkStatus() async throws {
+        let simulator = SquareSimulator(sellers: TestSellers.all, seed: 3, clock: ManualClock(), network: .offline)
+        let processor = SquareProcessor(client: simulator, captureService: UnusedCaptureService())
+        #expect(await processor.networkStatus() == .offline)
+        await simulator.setNetwork(.online)
+        #expect(await processor.networkStatus() == .online)
+    }
 }
