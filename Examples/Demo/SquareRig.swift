@@ -24,7 +24,7 @@ struct SquareRig: DemoRig {
         var settings = SquareProcessor.Configuration()
         settings.readersAreSimulated = true
         square = SquareProcessor(client: simulator, captureService: simulator.server, lookup: simulator.server,
-                                 configuration: settings)
+                                 refundService: simulator.server, configuration: settings, clock: clock)
         try await square.authorize(accessToken: Self.seller.accessToken, locationID: "L_DEMO_SHOP")
         await square.startObserving()
         await simulator.addNearbyReader()
@@ -54,7 +54,8 @@ struct SquareRig: DemoRig {
     func truth() async -> [String: ProcessorTruth] {
         var truth: [String: ProcessorTruth] = [:]
         for payment in await simulator.serverPayments {
-            let reference = payment.paymentAttemptID
+            // Every vendor payment (attempt) of a reference counts: `ref`, `ref#2`… share its referenceID.
+            let reference = payment.referenceID ?? payment.paymentAttemptID
             var entry = truth[reference] ?? ProcessorTruth()
             if payment.status == .approved || payment.status == .completed {
                 entry.acceptedCharges += 1

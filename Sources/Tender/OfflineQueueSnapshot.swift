@@ -92,7 +92,8 @@ public struct OfflineQueueSnapshot: Hashable, Sendable {
 
     /// The larger view of two snapshots of the same queue (the ledger's and the vendor's): for each figure the
     /// larger count, amount and the older stored time, so a risk decision or a destructive-action guard never
-    /// trusts the smaller one. Network status, per-payment entries, device count and last-online time come from
+    /// trusts the smaller one, device count included (a vendor may see only part of the device: Square's SDK lists
+    /// only the authorized account's queue). Network status, per-payment entries and last-online time come from
     /// `vendor` when it has them.
     public func atRisk(combinedWith vendor: OfflineQueueSnapshot) -> OfflineQueueSnapshot {
         var amounts = storedAmounts
@@ -102,7 +103,7 @@ public struct OfflineQueueSnapshot: Hashable, Sendable {
             networkStatus: vendor.networkStatus == .unknown ? networkStatus : vendor.networkStatus,
             storedCount: max(storedCount, vendor.storedCount), storedAmounts: amounts, oldestStoredAt: oldest,
             payments: vendor.payments.isEmpty ? payments : vendor.payments,
-            deviceStoredCount: vendor.deviceStoredCount ?? deviceStoredCount,
+            deviceStoredCount: [vendor.deviceStoredCount, deviceStoredCount].compactMap { $0 }.max(),
             lastOnlineAt: vendor.lastOnlineAt ?? lastOnlineAt)
     }
 

@@ -88,8 +88,9 @@ struct SquarePeerTests {
         let paged = SquareServerClient(accessToken: Credential(Peers.squareToken!),
                                        configuration: .init(baseURL: Peers.square!, maximumPages: 10),
                                        now: { Date(timeIntervalSince1970: 1_790_000_000) })
-        let found: [Square.OnlinePayment] = try await paged.payments(referenceID: reference, locationID: location)
+        let found: [Square.APIPayment] = try await paged.payments(referenceID: reference, locationID: location)
         #expect(found.map(\.id) == [online, offline])
+        #expect(found.map(\.isOfflinePayment) == [false, true])
         let page = try await client.listPayments(SquarePaymentQuery(locationID: location, limit: 3))
         #expect(page.payments.count == 3 && page.cursor != nil)
         let windowed = try await client.listPayments(SquarePaymentQuery(

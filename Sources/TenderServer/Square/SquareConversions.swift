@@ -2,10 +2,29 @@ import Foundation
 import Tender
 import TenderSquare
 
-/// REST payments as the adapter's SDK-shaped ``TenderSquare/Square/OnlinePayment``: what
-/// ``TenderSquare/SquareServerLookup`` returns. Values are mapped by name; one the SDK type lacks becomes its
-/// `unknown` case, never a guess.
+/// REST payments as the adapter's SDK-shaped ``TenderSquare/Square/OnlinePayment`` and as the
+/// ``TenderSquare/Square/APIPayment`` that ``TenderSquare/SquareServerLookup`` returns. Values are mapped by name; one
+/// the SDK type lacks becomes its `unknown` case, never a guess.
 extension SquareServerClient {
+    /// The adapter's server-side value for a REST payment: the SDK's fields plus the delay, the offline details and
+    /// what was refunded.
+    public static func apiPayment(_ payment: SquareAPI.Payment) -> Square.APIPayment {
+        let id = payment.id
+        let online = onlinePayment(payment)
+        let delayAction: Square.DelayAction? = switch payment.delayAction {
+        case "CANCEL": .cancel
+        case "COMPLETE": .complete
+        default: nil
+        }
+        return Square.APIPayment(
+            id: id, status: online.status, amountMoney: online.amountMoney, tipMoney: online.tipMoney,
+            refundedMoney: money(payment.refundedMoney), createdAt: online.createdAt, updatedAt: online.updatedAt,
+            locationID: online.locationID, referenceID: online.referenceID, note: online.note,
+            cardDetails: online.cardDetails, delayAction: delayAction, delayedUntil: date(payment.delayedUntil),
+            isOfflinePayment: payment.isOfflinePayment ?? false,
+            offlineClientCreatedAt: date(payment.offlinePaymentDetails?.clientCreatedAt))
+    }
+
     /// The adapter's value for a REST payment.
     public static func onlinePayment(_ payment: SquareAPI.Payment) -> Square.OnlinePayment {
         let created = date(payment.createdAt) ?? Date(timeIntervalSince1970: 0)

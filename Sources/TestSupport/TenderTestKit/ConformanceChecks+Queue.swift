@@ -54,7 +54,7 @@ func storedTimeFromVendor(_ env: any ConformanceEnvironment, _ c: FailureCollect
                                  route: .offline, at: storedAt)
     try SessionChange(reference: request.reference, expectedState: .created, newState: .processing, at: storedAt)
         .apply(to: &session)
-    try await ledger.insert(session)
+    try ledger.insert(session)
     await env.presentNextCard(.approve)
     let (final, _) = try await pay(env, request, routing: .offline)
     c.expect(final.state == .storedOffline, "a forced-offline payment ended \(final.state)")

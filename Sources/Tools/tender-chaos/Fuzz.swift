@@ -577,9 +577,10 @@ private func fuzzThroughAdapters(iterations: Int, random: inout SeededGenerator,
                 report.tally.mismatches += 1
                 report.tally.note("fuzz: \(terminal.processor.name) refused in phase \(error.phase): \(error.message)")
             } else if expectedValid(request), error.phase == .validation, error.code != .invalidCurrency,
-                      error.code != .invalidRequest {
+                      error.code != .invalidRequest, error.code != .invalidMetadata {
                 // A request valid for Tender may still be one the processor cannot take (currency, manual
-                // capture, tip); anything else refused at validation is a violation.
+                // capture, tip, metadata for Square, which keeps none); anything else refused at validation is a
+                // violation.
                 report.tally.mismatches += 1
                 report.tally.note("fuzz: \(terminal.processor.name) refused a valid request: \(error.code) \(error.message)")
             }

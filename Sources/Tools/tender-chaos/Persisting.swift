@@ -234,10 +234,10 @@ struct PersistingStripeServer: PaymentCaptureService {
 /// Holds Square's payment callbacks fired inside `startPayment` until the simulator state is on disk.
 final class HeldPaymentDelegate: Square.PaymentManagerDelegate, Sendable {
     private enum Held {
-        case start(Square.Payment)
-        case finish(Square.Payment)
-        case fail(Square.Payment?, any Error)
-        case cancel(Square.Payment?)
+        case start(any Square.Payment)
+        case finish(any Square.Payment)
+        case fail(any Square.Payment, any Error)
+        case cancel(any Square.Payment)
     }
     private struct Inner {
         var holding = true
@@ -279,17 +279,17 @@ final class HeldPaymentDelegate: Square.PaymentManagerDelegate, Sendable {
         for item in items { deliver(item) }
     }
 
-    func paymentManager(_ paymentManager: any Square.PaymentManager, didStart payment: Square.Payment) {
+    func paymentManager(_ paymentManager: any Square.PaymentManager, didStart payment: any Square.Payment) {
         hold(.start(payment))
     }
-    func paymentManager(_ paymentManager: any Square.PaymentManager, didFinish payment: Square.Payment) {
+    func paymentManager(_ paymentManager: any Square.PaymentManager, didFinish payment: any Square.Payment) {
         hold(.finish(payment))
     }
-    func paymentManager(_ paymentManager: any Square.PaymentManager, didFail payment: Square.Payment?,
+    func paymentManager(_ paymentManager: any Square.PaymentManager, didFail payment: any Square.Payment,
                         withError error: any Error) {
         hold(.fail(payment, error))
     }
-    func paymentManager(_ paymentManager: any Square.PaymentManager, didCancel payment: Square.Payment?) {
+    func paymentManager(_ paymentManager: any Square.PaymentManager, didCancel payment: any Square.Payment) {
         hold(.cancel(payment))
     }
 }
@@ -334,51 +334,53 @@ final class PersistingSquareClient: SquareClient, Square.AuthorizationManager, S
     var state: Square.AuthorizationState { get async { await simulator.state } }
     var location: Square.Location? { get async { await simulator.location } }
     func add(_ observer: any Square.AuthorizationStateObserver) async { await simulator.add(observer) }
+    func remove(_ observer: any Square.AuthorizationStateObserver) async { await simulator.remove(observer) }
 
     // PaymentManager
-    func startPayment(_ parameters: Square.PaymentParameters, promptParameters: Square.PromptParameters,
+    func startPayment(_ paymentParameters: Square.PaymentParameters, promptParameters: Square.PromptParameters,
+                      from presentation: Square.PresentationContext,
                       delegate: any Square.PaymentManagerDelegate) async -> (any Square.PaymentHandle)? {
         let held = HeldPaymentDelegate(target: delegate, manager: self)
-        let handle = await simulator.startPayment(parameters, promptParameters: promptParameters, delegate: held)
+        let handle = await simulator.startPayment(paymentParameters, promptParameters: promptParameters,
+                                                  from: presentation, delegate: held)
         await store.persist()
         held.release()
         return handle
     }
     var currentPaymentHandle: (any Square.PaymentHandle)? { get async { await simulator.currentPaymentHandle } }
     var offlinePaymentQueue: any Square.OfflinePaymentQueue { self }
-    func getIdempotencyKey(withPaymentAttemptId paymentAttemptID: String) async -> String? {
-        await simulator.getIdempotencyKey(withPaymentAttemptId: paymentAttemptID)
+    func getIdempotencyKey(withPaymentAttemptId paymentAttemptId: String) async -> String? {
+        await simulator.getIdempotencyKey(withPaymentAttemptId: paymentAttemptId)
     }
-    func availableCardInputMethods() async -> Square.CardInputMethods { await simulator.availableCardInputMethods() }
+    var availableCardInputMethods: Square.CardInputMethods { get async { await simulator.availableCardInputMethods } }
+    func add(_ observer: any Square.AvailableCardInputMethodsObserver) async { await simulator.add(observer) }
+    func remove(_ observer: any Square.AvailableCardInputMethodsObserver) async { await simulator.remove(observer) }
 
     // ReaderManager
     var readers: [Square.ReaderInfo] { get async { await simulator.readers } }
+    var isPairingInProgress: Bool { get async { await simulator.isPairingInProgress } }
     func add(_ observer: any Square.ReaderObserver) async { await simulator.add(observer) }
-    func startPairing() async throws(Square.ReaderPairingError) -> Square.ReaderInfo {
-        let result: Result<Square.ReaderInfo, Square.ReaderPairingError>
-        do throws(Square.ReaderPairingError) {
-            result = .success(try await simulator.startPairing())
-        } catch {
-            result = .failure(error)
-        }
+    func remove(_ observer: any Square.ReaderObserver) async { await simulator.remove(observer) }
+    func startPairing(with delegate: any Square.ReaderPairingDelegate) async -> (any Square.PairingHandle)? {
+        let handle = await simulator.startPairing(with: delegate)
         await store.persist()
-        return try result.get()
+        return handle
     }
-    func retryConnection(_ reader: Square.ReaderInfo) async -> Square.RetryConnectionResult {
-        let result = await simulator.retryConnection(reader)
+    func retryConnection(_ readerInfo: Square.ReaderInfo) async -> Square.RetryConnectionResult {
+        let result = await simulator.retryConnection(readerInfo)
         await store.persist()
         return result
     }
-    func forget(_ reader: Square.ReaderInfo) async {
-        await simulator.forget(reader)
+    func forget(_ readerInfo: Square.ReaderInfo) async {
+        await simulator.forget(readerInfo)
         await store.persist()
     }
 
-    // OfflinePaymentQueue (reads only)
+    // OfflinePaymentQueue (reads only; the SDK's timed deletions are persisted at the next change)
     func getPayments() async throws(Square.OfflinePaymentQueueError) -> [Square.OfflinePayment] {
         try await simulator.getPayments()
     }
-    func getTotalStoredPaymentsAmount() async throws(Square.OfflinePaymentQueueError) -> Square.Money {
+    func getTotalStoredPaymentsAmount() async throws(Square.OfflinePaymentQueueError) -> any Square.MoneyAmount {
         try await simulator.getTotalStoredPaymentsAmount()
     }
 }
@@ -406,9 +408,10 @@ struct PersistingSquareServer: PaymentCaptureService, SquareServerLookup {
     func void(processor: String, reference: String, processorPaymentID: String) async throws {
         try await persisting { try await server.void(processor: processor, reference: reference, processorPaymentID: processorPaymentID) }
     }
-    func payments(referenceID: String, locationID: String) async throws -> [Square.OnlinePayment] {
+    func payments(referenceID: String, locationID: String) async throws -> [Square.APIPayment] {
         try await server.payments(referenceID: referenceID, locationID: locationID)
     }
+    func payment(id: String) async throws -> Square.APIPayment? { try await server.payment(id: id) }
     func cancelPayment(byIdempotencyKey key: String) async throws {
         try await persisting { try await server.cancelPayment(byIdempotencyKey: key) }
     }

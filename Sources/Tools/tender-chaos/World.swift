@@ -88,7 +88,7 @@ final class World: @unchecked Sendable {
         squareConfiguration.deviceOfflinePaymentCap = 100_000
         let squareServer = PersistingSquareServer(store: squareStore)
         square = SquareProcessor(client: squareClient, captureService: squareServer, lookup: squareServer,
-                                 configuration: squareConfiguration)
+                                 configuration: squareConfiguration, clock: clock)
         let opened = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
         sqlite = opened
         ledger = opened
@@ -176,12 +176,14 @@ final class World: @unchecked Sendable {
     func squareTruth() async -> [String: Truth] {
         var truth: [String: Truth] = [:]
         for payment in await squareSimulator.serverPayments {
-            var entry = truth[payment.paymentAttemptID] ?? Truth()
+            // Every vendor payment (attempt) of a reference counts: `ref`, `ref#2`… share its referenceID.
+            let reference = payment.referenceID ?? payment.paymentAttemptID
+            var entry = truth[reference] ?? Truth()
             if payment.status == .approved || payment.status == .completed {
                 entry.acceptedCharges += 1
                 entry.amount += Int64(payment.amountMoney.amount) + Int64(payment.tipMoney?.amount ?? 0)
             }
-            truth[payment.paymentAttemptID] = entry
+            truth[reference] = entry
         }
         return truth
     }

@@ -30,7 +30,7 @@ public enum SquareErrorTable {
         VendorErrorMapping("paymentAlreadyInProgress", nil, .paymentInProgress, .waitAndRetry, .creation,
                            "Another Square payment is in progress."),
         VendorErrorMapping("paymentAttemptIdReused", nil, .duplicateReference, .none, .creation,
-                           "Square already has a payment for this reference; it is looked up, never charged again."),
+                           "Square already has a payment under this payment attempt; it is looked up, never charged again."),
         VendorErrorMapping("sandboxUnsupportedForOfflineProcessing", nil, .offlineUnavailable, .fixIntegration,
                            .routing, "Square's Sandbox cannot take offline payments."),
         VendorErrorMapping("timedOut", nil, .timedOut, .retrySamePayment, .processing,

@@ -74,6 +74,16 @@ public enum SquareMapping {
         }
     }
 
+    /// `PaymentRefund.status` → Tender's refund status: `PENDING` → pending, `COMPLETED` → succeeded, `REJECTED` and
+    /// `FAILED` → failed (nothing refunded).
+    public static func refundStatus(_ status: Square.PaymentRefundStatus) -> RefundStatus {
+        switch status {
+        case .pending: .pending
+        case .completed: .succeeded
+        case .rejected, .failed: .failed
+        }
+    }
+
     // MARK: Cards
 
     /// `CardEntryMethod` → Tender's.
@@ -201,6 +211,13 @@ public enum SquareMapping {
                softwareVersion: info.firmwareInfo?.version,
                batteryLevel: info.batteryStatus.map { Double($0.percentage) / 100 },
                isCharging: info.batteryStatus?.isCharging, locationID: locationID, isSimulated: isSimulated)
+    }
+
+    /// A pairing failure (`readerPairingDidFail(with:)`) → Tender's error, by case; an error that is not a
+    /// ``Square/ReaderPairingError`` maps to the table's documented fallback.
+    public static func pairingError(_ error: any Error) -> PaymentError {
+        if let error = error as? Square.ReaderPairingError { return error.tenderError }
+        return SquareErrorTable.readerPairingError.error(named: String(describing: error), phase: .readerConnection)
     }
 
     /// The error for a reader that is not ready: its unavailable reason's row, or a fault / not-connected error.

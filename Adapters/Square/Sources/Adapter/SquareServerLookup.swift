@@ -1,18 +1,107 @@
 import Foundation
 
-/// The app's server-side view of Square's Payments API, for recovery: after a timeout or a
-/// `paymentAttemptIdReused`, the SDK only says that an idempotency key exists; the payment itself is found on the
-/// server (`ListPayments` filtered by `reference_id`). Optional: without it, the adapter answers "unknown" and the
-/// core keeps the session for reconciliation, never charging again.
+/// The app's server-side view of Square's Payments API, for recovery and abandonment: the SDK only says whether it
+/// stored an idempotency key for an attempt (`getIdempotencyKey(withPaymentAttemptId:)`); what Square holds is found on
+/// the server. Optional: without it, unknown outcomes stay unknown and the core keeps the session for
+/// reconciliation, never charging again.
 ///
 /// `TenderServer`'s Square client implements it over the Payments API; ``SquareSimulator``'s server does in tests.
 public protocol SquareServerLookup: Sendable {
-    /// The server's payments with this `reference_id` at this location, oldest first.
+    /// `ListPayments` at `locationID`, keeping the payments whose `reference_id` is `referenceID`, oldest first.
+    /// `ListPayments` cannot filter by reference (the match is made client-side, page by page), and Square says its
+    /// results "are eventually consistent, and new payments or changes to payments might take several seconds to
+    /// appear": an empty answer does not prove that no payment exists.
     /// - Throws: when the server cannot be reached (the adapter then answers "unknown").
-    func payments(referenceID: String, locationID: String) async throws -> [Square.OnlinePayment]
+    func payments(referenceID: String, locationID: String) async throws -> [Square.APIPayment]
 
-    /// `CancelPaymentByIdempotencyKey`: voids the payment created with this key if there is one; succeeds either
-    /// way. Square's answer for an unknown `CreatePayment` outcome (reference §5).
+    /// `GetPayment`: the payment with this id, or `nil` when Square answers `NOT_FOUND`. Read by id, it is not
+    /// subject to the search's lag (Square documents the lag for `ListPayments` only; UNVERIFIED for `GetPayment`).
     /// - Throws: when the server cannot be reached.
+    func payment(id: String) async throws -> Square.APIPayment?
+
+    /// `CancelPaymentByIdempotencyKey` (`POST /v2/payments/cancel`): voids the payment created with this key if
+    /// there is one; "if no payment with the specified idempotency key is found, no action is taken and the endpoint
+    /// returns successfully". Square's answer for an unknown `CreatePayment` outcome (reference §5).
+    /// - Throws: when the server cannot be reached, or when Square refuses (a payment that is already completed
+    ///   cannot be voided).
     func cancelPayment(byIdempotencyKey key: String) async throws
+}
+
+extension Square {
+    /// A `Payment` object of Square's Payments API (`v2/payments`), as the app's server reads it: what the SDK's
+    /// ``OnlinePayment`` shows plus the server-only fields recovery needs (the delay, the offline details, refunds).
+    public struct APIPayment: Hashable, Sendable, Codable {
+        /// The Square payment id.
+        public var id: String
+        /// `APPROVED`, `PENDING`, `COMPLETED`, `CANCELED` or `FAILED` (the SDK's ``PaymentStatus`` cases of the
+        /// same names).
+        public var status: PaymentStatus
+        /// The amount, excluding the tip (including a surcharge, if applied).
+        public var amountMoney: Money
+        /// The tip.
+        public var tipMoney: Money?
+        /// What has been refunded so far (`refunded_money`).
+        public var refundedMoney: Money?
+        /// `created_at`, Square's clock (for an offline payment: when Square processed it).
+        public var createdAt: Date
+        /// `updated_at`.
+        public var updatedAt: Date
+        /// `location_id`.
+        public var locationID: String?
+        /// `reference_id`: Tender's reference.
+        public var referenceID: String?
+        /// `note`.
+        public var note: String?
+        /// `card_details`.
+        public var cardDetails: CardPaymentDetails?
+        /// `delay_action`, for a delayed-capture payment.
+        public var delayAction: DelayAction?
+        /// `delayed_until`: when Square applies the delay action (`created_at` + `delay_duration`).
+        public var delayedUntil: Date?
+        /// `is_offline_payment`.
+        public var isOfflinePayment: Bool
+        /// `offline_payment_details.client_created_at`: when the device took an offline payment.
+        public var offlineClientCreatedAt: Date?
+
+        /// Creates a payment.
+        public init(id: String, status: PaymentStatus, amountMoney: Money, tipMoney: Money? = nil,
+                    refundedMoney: Money? = nil, createdAt: Date, updatedAt: Date, locationID: String?,
+                    referenceID: String?, note: String? = nil, cardDetails: CardPaymentDetails?,
+                    delayAction: DelayAction? = nil, delayedUntil: Date? = nil, isOfflinePayment: Bool = false,
+                    offlineClientCreatedAt: Date? = nil) {
+            self.id = id
+            self.status = status
+            self.amountMoney = amountMoney
+            self.tipMoney = tipMoney
+            self.refundedMoney = refundedMoney
+            self.createdAt = createdAt
+            self.updatedAt = updatedAt
+            self.locationID = locationID
+            self.referenceID = referenceID
+            self.note = note
+            self.cardDetails = cardDetails
+            self.delayAction = delayAction
+            self.delayedUntil = delayedUntil
+            self.isOfflinePayment = isOfflinePayment
+            self.offlineClientCreatedAt = offlineClientCreatedAt
+        }
+
+        /// `total_money`: the amount plus the tip.
+        public var totalMoney: Money { Money(totaling: amountMoney, tipMoney) }
+
+        /// Money was taken, or is held for capture.
+        public var isCharge: Bool { status == .approved || status == .completed }
+    }
+
+    /// `PaymentRefund.status` of Square's Refunds API.
+    public enum PaymentRefundStatus: String, Hashable, Sendable, Codable, CaseIterable {
+        /// `PENDING`: awaiting approval.
+        case pending
+        /// `COMPLETED`: refunded.
+        case completed
+        /// `REJECTED`: the refund was rejected.
+        case rejected
+        /// `FAILED`: an error occurred.
+        case failed
+    }
 }

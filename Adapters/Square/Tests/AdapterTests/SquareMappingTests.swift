@@ -193,6 +193,23 @@ struct SquareMappingTests {
         #expect(info.unavailableReasonInfo == nil)
     }
 
+    @Test("pairing failures map by case; an error that is not a ReaderPairingError falls back")
+    func pairingErrors() {
+        #expect(SquareMapping.pairingError(Square.ReaderPairingError.timedOut).vendor?.name == "timedOut")
+        struct Other: Error {}
+        #expect(SquareMapping.pairingError(Other()).code == .unrecognizedVendorError)
+    }
+
+    @Test("Money totals and MoneyAmount copies")
+    func moneyAmounts() {
+        let amount: any Square.MoneyAmount = Square.Money(amount: 12_50, currency: .CAD)
+        #expect(Square.Money(amount) == Square.Money(amount: 12_50, currency: .CAD))
+        #expect(Square.Money(totaling: Square.Money(amount: 10_00, currency: .USD), nil,
+                             Square.Money(amount: 2_50, currency: .USD)) == Square.Money(amount: 12_50, currency: .USD))
+        #expect(Square.Money(totaling: Square.Money(amount: UInt.max, currency: .USD),
+                             Square.Money(amount: 1, currency: .USD)).amount == UInt.max)
+    }
+
     @Test("the other mirrored enums have Square's case counts")
     func caseCounts() {
         #expect(Square.ReaderChange.allCases.count == 10)
@@ -203,5 +220,6 @@ struct SquareMappingTests {
         #expect(Square.ReaderStatus.allCases.count == 5)
         #expect(Square.AuthorizationState.allCases.count == 3)
         #expect(Square.ProcessingMode.allCases.count == 3)
+        #expect(Square.PaymentRefundStatus.allCases.count == 4)
     }
 }

@@ -4,83 +4,6 @@ import Tender
 @testable import TenderSquare
 @testable import TenderSquareSimulator
 
-// MARK: - Shared fixtures
-
-/// The sellers every test knows: two production sellers opted in to offline, one not opted in, one on Sandbox.
-enum TestSellers {
-    static let mainStreet = Square.Location(id: "LA1", name: "Main St", currency: .USD)
-    static let harbor = Square.Location(id: "LA2", name: "Harbor", currency: .USD)
-    static let closed = Square.Location(id: "LA3", name: "Closed", currency: .USD)
-    /// 200.00 USD per payment, 500.00 USD stored.
-    static let offlineSettings = Square.PaymentSettings(
-        isOfflineProcessingAllowed: true, offlineTransactionAmountLimit: Square.Money(amount: 200_00, currency: .USD),
-        offlineTotalStoredAmountLimit: Square.Money(amount: 500_00, currency: .USD))
-
-    static let all: [SquareSimulator.Seller] = [
-        .init(merchantID: "MA", accessToken: "tok-A", locations: [mainStreet, harbor, closed],
-              inactiveLocationIDs: ["LA3"], paymentSettings: offlineSettings),
-        .init(merchantID: "MB", accessToken: "tok-B",
-              locations: [Square.Location(id: "LB", name: "Bakery", currency: .USD)], paymentSettings: offlineSettings),
-        .init(merchantID: "MN", accessToken: "tok-N",
-              locations: [Square.Location(id: "LN", name: "Not opted in", currency: .USD)]),
-        .init(merchantID: "MS", accessToken: "tok-S",
-              locations: [Square.Location(id: "LS", name: "Sandbox", currency: .USD)], paymentSettings: offlineSettings,
-              environment: .sandbox),
-    ]
-}
-
-/// Records what a `PaymentManagerDelegate` receives.
-final class RecordingDelegate: Square.PaymentManagerDelegate {
-    enum Event: Hashable, Sendable {
-        case started
-        case finished(Square.Payment)
-        case failed(String)
-        case canceled
-    }
-
-    let events = Locked<[Event]>([])
-
-    var last: Event? { events.current.last }
-
-    func paymentManager(_ paymentManager: any Square.PaymentManager, didStart payment: Square.Payment) {
-        events.withLock { $0.append(.started) }
-    }
-
-    func paymentManager(_ paymentManager: any Square.PaymentManager, didFinish payment: Square.Payment) {
-        events.withLock { $0.append(.finished(payment)) }
-    }
-
-    func paymentManager(_ paymentManager: any Square.PaymentManager, didFail payment: Square.Payment?,
-                        withError error: any Error) {
-        events.withLock { $0.append(.failed(String(describing: error))) }
-    }
-
-    func paymentManager(_ paymentManager: any Square.PaymentManager, didCancel payment: Square.Payment?) {
-        events.withLock { $0.append(.canceled) }
-    }
-}
-
-/// A simulator authorized as seller A at Main St with one reader paired online.
-func authorizedSimulator(configuration: SquareSimulator.Configuration = .init(), seed: UInt64 = 42,
-                         token: String = "tok-A", location: String = "LA1")
-    async throws -> (SquareSimulator, ManualClock) {
-    let clock = ManualClock()
-    let simulator = SquareSimulator(sellers: TestSellers.all, configuration: configuration, seed: seed, clock: clock)
-    try await simulator.authorize(withAccessToken: token, locationID: location)
-    if token != "tok-S" {
-        await simulator.addNearbyReader()
-        _ = try await simulator.startPairing()
-    }
-    return (simulator, clock)
-}
-
-func parameters(_ attemptID: String, cents: UInt, mode: Square.ProcessingMode) -> Square.PaymentParameters {
-    var parameters = Square.PaymentParameters(
-        paymentAttemptID: attemptID, amountMoney: Square.Money(amount: cents, currency: .USD), processingMode: mode)
-    parameters.referenceID = attemptID
-    return parameters
-}
-
 // MARK: - Simulator tests
 
 @Suite("Square simulator")
@@ -118,21 +41,22 @@ struct SquareSimulatorTests {
         await #expect(throws: Square.OfflinePaymentQueueError.unsupportedSandboxEnvironment) {
             try await simulator.getTotalStoredPaymentsAmount()
         }
-        await #expect(throws: Square.ReaderPairingError.sandboxNotSupported) { try await simulator.startPairing() }
+        let pairing = PairingRecorder()
+        #expect(await simulator.startPairing(with: pairing) == nil)
+        #expect(pairing.events.current == ["fail sandboxNotSupported"])
     }
 
-    @Test("an offline payment moves queued → uploaded → processed, then leaves the device")
+    @Test("an offline payment moves queued → uploaded → processed, then the SDK deletes it on its schedule, unread")
     func offlineLifecycle() async throws {
-        let (simulator, _) = try await authorizedSimulator()
+        let (simulator, clock) = try await authorizedSimulator()
         let delegate = RecordingDelegate()
-        _ = await simulator.startPayment(parameters("sale-1", cents: 12_50, mode: .offlineOnly),
-                                         promptParameters: .init(), delegate: delegate)
-        guard case .finished(.offline(let stored)) = delegate.last else {
+        _ = await simulator.start(parameters("sale-1", cents: 12_50, mode: .offlineOnly), delegate: delegate)
+        guard case .finishedOffline(let stored) = delegate.last else {
             Issue.record("expected an offline payment, got \(String(describing: delegate.last))")
             return
         }
         #expect(stored.status == .queued && stored.id == nil && !stored.localID.isEmpty)
-        #expect(try await simulator.getTotalStoredPaymentsAmount() == Square.Money(amount: 12_50, currency: .USD))
+        #expect(Square.Money(try await simulator.getTotalStoredPaymentsAmount()) == Square.Money(amount: 12_50, currency: .USD))
         #expect(await simulator.serverPayments.isEmpty)
 
         #expect(await simulator.syncOfflinePayments() == 1)
@@ -144,15 +68,18 @@ struct SquareSimulatorTests {
         #expect(processed.id == (await simulator.serverPayments.first?.id))
         #expect(await simulator.serverPayments.first?.localID == stored.localID)
         #expect(await simulator.syncOfflinePayments() == 0)
-        #expect(try await simulator.getPayments().isEmpty, "processed payments are removed from the device")
+        clock.advance(by: 30)
+        #expect(try await simulator.getPayments().map(\.status) == [.processed], "kept for processedRetention (60 s)")
+        clock.advance(by: 30)
+        // No sync step and no read in between: the SDK deletes it on its own schedule.
+        #expect(await simulator.devicePayments.isEmpty, "processed payments are deleted from the device")
     }
 
     @Test("sync does nothing while the network is off, and only the authorized location syncs")
     func syncNeedsNetworkAndScope() async throws {
         let (simulator, _) = try await authorizedSimulator()
         await simulator.setNetwork(.offline)
-        _ = await simulator.startPayment(parameters("sale-1", cents: 1_00, mode: .offlineOnly),
-                                         promptParameters: .init(), delegate: RecordingDelegate())
+        _ = await simulator.start(parameters("sale-1", cents: 1_00, mode: .offlineOnly), delegate: RecordingDelegate())
         #expect(await simulator.syncOfflinePayments() == 0)
         await simulator.setNetwork(.online)
         await simulator.deauthorize()
@@ -169,22 +96,19 @@ struct SquareSimulatorTests {
         #expect(await simulator.getIdempotencyKey(withPaymentAttemptId: "sale-1") == nil)
         let first = RecordingDelegate()
         await simulator.setPresentedCard(.declined)
-        _ = await simulator.startPayment(parameters("sale-1", cents: 5_00, mode: .onlineOnly),
-                                         promptParameters: .init(), delegate: first)
+        _ = await simulator.start(parameters("sale-1", cents: 5_00, mode: .onlineOnly), delegate: first)
         let declinedKey = try #require(await simulator.getIdempotencyKey(withPaymentAttemptId: "sale-1"))
         await simulator.setPresentedCard(.visaChip)
         let second = RecordingDelegate()
-        _ = await simulator.startPayment(parameters("sale-1", cents: 5_00, mode: .onlineOnly),
-                                         promptParameters: .init(), delegate: second)
-        guard case .finished(.online(let payment)) = second.last else {
+        _ = await simulator.start(parameters("sale-1", cents: 5_00, mode: .onlineOnly), delegate: second)
+        guard case .finishedOnline(let payment) = second.last else {
             Issue.record("the retry after a decline should be taken")
             return
         }
         #expect(payment.status == .completed)
         #expect(await simulator.getIdempotencyKey(withPaymentAttemptId: "sale-1") != declinedKey)
         let third = RecordingDelegate()
-        let handle = await simulator.startPayment(parameters("sale-1", cents: 5_00, mode: .onlineOnly),
-                                                  promptParameters: .init(), delegate: third)
+        let handle = await simulator.start(parameters("sale-1", cents: 5_00, mode: .onlineOnly), delegate: third)
         #expect(handle == nil)
         #expect(third.last == .failed("paymentAttemptIdReused"))
         #expect(await simulator.chargeCount(paymentAttemptID: "sale-1") == 1)
@@ -202,18 +126,21 @@ struct SquareSimulatorTests {
         default: bad.amountMoney = Square.Money(amount: 0, currency: .USD)
         }
         let delegate = RecordingDelegate()
-        #expect(await simulator.startPayment(bad, promptParameters: .init(), delegate: delegate) == nil)
+        #expect(await simulator.start(bad, delegate: delegate) == nil)
         #expect(delegate.last == .failed("invalidPaymentParameters"))
     }
 
     @Test("fewer input methods offline; a new reader cannot get ready offline")
     func readersOffline() async throws {
         let (simulator, _) = try await authorizedSimulator()
-        #expect(await simulator.availableCardInputMethods() == [.chip, .contactless, .swipe])
+        #expect(await simulator.availableCardInputMethods == [.chip, .contactless, .swipe])
         await simulator.setNetwork(.offline)
-        #expect(await simulator.availableCardInputMethods() == [.chip, .contactless])
+        #expect(await simulator.availableCardInputMethods == [.chip, .contactless])
         await simulator.addNearbyReader()
-        let fresh = try await simulator.startPairing()
+        let pairing = PairingRecorder()
+        #expect(await simulator.startPairing(with: pairing) != nil)
+        #expect(pairing.events.current == ["begin", "succeed"], "success names no reader")
+        let fresh = try #require(await simulator.readers.last)
         #expect(fresh.statusInfo.unavailableReasonInfo?.reason == .notConnectedToInternet)
         #expect(await simulator.retryConnection(fresh) == .startingReconnection)
         #expect(await simulator.readers.first { $0.id == fresh.id }?.statusInfo.status == .readerUnavailable)
@@ -229,34 +156,51 @@ struct SquareSimulatorTests {
             var outcomes: [String] = []
             for index in 0..<6 {
                 let delegate = RecordingDelegate()
-                _ = await simulator.startPayment(parameters("sale-\(index)", cents: 1_00, mode: .autoDetect),
-                                                 promptParameters: .init(), delegate: delegate)
+                _ = await simulator.start(parameters("sale-\(index)", cents: 1_00, mode: .autoDetect), delegate: delegate)
                 outcomes.append(String(describing: delegate.last))
             }
             return outcomes + (await simulator.serverPayments.map(\.id))
         }
         let first = try await run()
         #expect(first == (try await run()))
-        #expect(first.contains { $0.contains("offline(") } && first.contains { $0.contains("online(") },
+        #expect(first.contains { $0.contains("finishedOffline(") } && first.contains { $0.contains("finishedOnline(") },
                 "a 50% flaky network should send some payments each way")
     }
 
-    @Test("Square applies delay_action to an approved payment that is never completed")
+    @Test("Square applies delay_action at delayed_until; the search shows it only after its lag")
     func delayedAction() async throws {
         let (simulator, clock) = try await authorizedSimulator()
         var manual = parameters("sale-1", cents: 30_00, mode: .onlineOnly)
         manual.autocomplete = false
         manual.delayDuration = 3600
-        _ = await simulator.startPayment(manual, promptParameters: .init(), delegate: RecordingDelegate())
-        #expect(await simulator.serverPayments.first?.status == .approved)
+        _ = await simulator.start(manual)
+        let payment = try #require(await simulator.serverPayments.first)
+        #expect(payment.status == .approved && payment.delayedUntil == payment.createdAt.addingTimeInterval(3600))
         clock.advance(by: 3601)
-        let listed = try await simulator.server.payments(referenceID: "sale-1", locationID: "LA1")
-        #expect(listed.first?.status == .canceled)
-        #expect(listed.first?.cardDetails?.status == .voided)
+        let byID = try #require(try await simulator.server.payment(id: payment.id))
+        #expect(byID.status == .canceled && byID.cardDetails?.status == .voided)
+        #expect(byID.delayAction == .cancel && byID.delayedUntil == payment.delayedUntil)
+        #expect(try await simulator.server.payments(referenceID: "sale-1", locationID: "LA1").first?.status == .approved,
+                "the search still shows the state of 5 s ago")
+        clock.advance(by: 5)
+        #expect(try await simulator.server.payments(referenceID: "sale-1", locationID: "LA1").first?.status == .canceled)
         await #expect(throws: PaymentError.self) {
-            try await simulator.server.capture(processor: "square", reference: "test", processorPaymentID: listed[0].id!,
+            try await simulator.server.capture(processor: "square", reference: "sale-1", processorPaymentID: payment.id,
                                                amount: Money(minorUnits: 30_00, currency: .usd))
         }
+    }
+
+    @Test("delay_action COMPLETE captures at delayed_until; the default delay is 36 hours")
+    func delayedComplete() async throws {
+        let (simulator, clock) = try await authorizedSimulator()
+        var manual = parameters("sale-1", cents: 30_00, mode: .onlineOnly)
+        manual.autocomplete = false
+        manual.delayAction = .complete
+        _ = await simulator.start(manual)
+        let payment = try #require(await simulator.serverPayments.first)
+        #expect(payment.delayedUntil == payment.createdAt.addingTimeInterval(36 * 3_600))
+        clock.advance(by: 36 * 3_600)
+        #expect(await simulator.serverPayments.first?.status == .completed)
     }
 
     @Test("CancelPaymentByIdempotencyKey voids an approved payment and is a no-op for an unknown key")
@@ -264,12 +208,18 @@ struct SquareSimulatorTests {
         let (simulator, _) = try await authorizedSimulator()
         var manual = parameters("sale-1", cents: 30_00, mode: .onlineOnly)
         manual.autocomplete = false
-        _ = await simulator.startPayment(manual, promptParameters: .init(), delegate: RecordingDelegate())
+        _ = await simulator.start(manual)
         let key = try #require(await simulator.getIdempotencyKey(withPaymentAttemptId: "sale-1"))
         try await simulator.server.cancelPayment(byIdempotencyKey: "unknown-key")
         #expect(await simulator.serverPayments.first?.status == .approved)
         try await simulator.server.cancelPayment(byIdempotencyKey: key)
         #expect(await simulator.serverPayments.first?.status == .canceled)
+        try await simulator.server.cancelPayment(byIdempotencyKey: key)  // again: nothing left to do
+        await simulator.start(parameters("sale-2", cents: 5_00, mode: .onlineOnly))
+        let completedKey = try #require(await simulator.getIdempotencyKey(withPaymentAttemptId: "sale-2"))
+        await #expect(throws: PaymentError.self, "a completed payment cannot be voided") {
+            try await simulator.server.cancelPayment(byIdempotencyKey: completedKey)
+        }
     }
 
     @Test("past the device cap, offline, the reader stops until the device is back online")
@@ -279,13 +229,11 @@ struct SquareSimulatorTests {
         let (simulator, _) = try await authorizedSimulator(configuration: configuration)
         await simulator.setNetwork(.offline)
         for index in 0..<2 {
-            _ = await simulator.startPayment(parameters("sale-\(index)", cents: 1_00, mode: .offlineOnly),
-                                             promptParameters: .init(), delegate: RecordingDelegate())
+            _ = await simulator.start(parameters("sale-\(index)", cents: 1_00, mode: .offlineOnly), delegate: RecordingDelegate())
         }
         #expect(await simulator.readers.first?.statusInfo.unavailableReasonInfo?.reason == .notConnectedToInternet)
         let third = RecordingDelegate()
-        _ = await simulator.startPayment(parameters("sale-2", cents: 1_00, mode: .offlineOnly),
-                                         promptParameters: .init(), delegate: third)
+        _ = await simulator.start(parameters("sale-2", cents: 1_00, mode: .offlineOnly), delegate: third)
         #expect(third.last == .failed("timedOut"), "no reader can read the card")
         await simulator.setNetwork(.online)
         #expect(await simulator.readers.first?.statusInfo.status == .ready)
@@ -294,10 +242,8 @@ struct SquareSimulatorTests {
     @Test("state survives a restart: the truth, the queue, the attempt ids, and fresh ids never collide")
     func persistence() async throws {
         let (simulator, clock) = try await authorizedSimulator()
-        _ = await simulator.startPayment(parameters("online-1", cents: 9_00, mode: .onlineOnly),
-                                         promptParameters: .init(), delegate: RecordingDelegate())
-        _ = await simulator.startPayment(parameters("offline-1", cents: 4_00, mode: .offlineOnly),
-                                         promptParameters: .init(), delegate: RecordingDelegate())
+        _ = await simulator.start(parameters("online-1", cents: 9_00, mode: .onlineOnly), delegate: RecordingDelegate())
+        _ = await simulator.start(parameters("offline-1", cents: 4_00, mode: .offlineOnly), delegate: RecordingDelegate())
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("square-sim-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: url) }
         try await simulator.persist(to: SimulatorStateFile(url: url))
@@ -309,8 +255,7 @@ struct SquareSimulatorTests {
         #expect(await restarted.state == .authorized)
         #expect(try await restarted.getPayments().map(\.referenceID) == ["offline-1"])
         #expect(await restarted.getIdempotencyKey(withPaymentAttemptId: "online-1") != nil)
-        _ = await restarted.startPayment(parameters("online-2", cents: 2_00, mode: .onlineOnly),
-                                         promptParameters: .init(), delegate: RecordingDelegate())
+        _ = await restarted.start(parameters("online-2", cents: 2_00, mode: .onlineOnly), delegate: RecordingDelegate())
         await restarted.syncUntilIdle()
         let ids = await restarted.serverPayments.map(\.id)
         #expect(ids.count == 3 && Set(ids).count == 3)
@@ -332,8 +277,7 @@ struct SquareSimulatorTests {
         try await simulator.authorize(withAccessToken: "tok-B", locationID: "LB")
         #expect(await simulator.paymentSettings.offlineTransactionAmountLimit?.amount == 50_00)
         let delegate = RecordingDelegate()
-        _ = await simulator.startPayment(parameters("sale-1", cents: 60_00, mode: .offlineOnly),
-                                         promptParameters: .init(), delegate: delegate)
+        _ = await simulator.start(parameters("sale-1", cents: 60_00, mode: .offlineOnly), delegate: delegate)
         #expect(delegate.last == .failed("offlineTransactionAmountExceeded"))
     }
 }

@@ -1,0 +1,285 @@
+import Foundation
+
+// MARK: - Readers
+
+extension Square {
+    /// Square's `ReaderStatus` (2.3.0+).
+    public enum ReaderStatus: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Connecting to the device.
+        case connectingToDevice
+        /// Establishing the secure connection to Square.
+        case connectingToSquare
+        /// Unavailable; see ``ReaderStatusInfo/unavailableReasonInfo``.
+        case readerUnavailable
+        /// Unrecoverable; the reader may need replacing.
+        case faulty
+        /// Ready to take payments.
+        case ready
+    }
+
+    /// Square's `ReaderUnavailableReason` (12 cases).
+    public enum ReaderUnavailableReason: String, Hashable, Sendable, Codable, CaseIterable {
+        /// A blocking firmware update is being applied.
+        case blockingFirmwareUpdate
+        /// Bluetooth is off on the device.
+        case bluetoothDisabled
+        /// A Bluetooth error while connecting.
+        case bluetoothFailure
+        /// An internal SDK or device error.
+        case internalError
+        /// The maximum number of readers is connected.
+        case maxReadersConnected
+        /// The device is offline.
+        case notConnectedToInternet
+        /// The reader did not connect in time.
+        case readerTimeout
+        /// The device revoked access.
+        case revokedByDevice
+        /// The secure connection failed because of the network.
+        case secureConnectionNetworkFailure
+        /// The secure connection to Square failed.
+        case secureConnectionToSquareFailure
+        /// Tap to Pay failed.
+        case tapToPayError
+        /// Tap to Pay is not linked to the merchant.
+        case tapToPayIsNotLinked
+    }
+
+    /// Square's `ReaderUnavailableReasonInfo`.
+    public struct ReaderUnavailableReasonInfo: Hashable, Sendable, Codable {
+        /// The reason.
+        public var reason: ReaderUnavailableReason
+        /// A short, non-localized title.
+        public var title: String
+        /// A non-localized detail.
+        public var detail: String
+
+        /// Creates reason info.
+        public init(reason: ReaderUnavailableReason, title: String? = nil, detail: String = "") {
+            self.reason = reason
+            self.title = title ?? reason.rawValue
+            self.detail = detail
+        }
+    }
+
+    /// Square's `ReaderStatusInfo`.
+    public struct ReaderStatusInfo: Hashable, Sendable, Codable {
+        /// The status.
+        public var status: ReaderStatus
+        /// Why it is unavailable; non-nil only when ``status`` is `readerUnavailable`.
+        public var unavailableReasonInfo: ReaderUnavailableReasonInfo?
+
+        /// Creates status info; the reason is dropped unless the status is `readerUnavailable`.
+        public init(status: ReaderStatus, unavailableReason: ReaderUnavailableReason? = nil) {
+            self.status = status
+            self.unavailableReasonInfo = status == .readerUnavailable
+                ? unavailableReason.map { ReaderUnavailableReasonInfo(reason: $0) } : nil
+        }
+
+        /// Ready to take payments.
+        public static let ready = ReaderStatusInfo(status: .ready)
+    }
+
+    /// Square's `ReaderModel`.
+    public enum ReaderModel: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Square Reader (contactless and chip).
+        case contactlessAndChip
+        /// Square Reader for magstripe.
+        case magstripe
+        /// Square Stand.
+        case stand
+        /// Tap to Pay on iPhone (`embedded` before 2.1.0).
+        case tapToPay
+        /// Unknown.
+        case unknown
+    }
+
+    /// Square's `ReaderChange` (2.5), delivered by `ReaderObserver.readerDidChange(_:change:)`.
+    public enum ReaderChange: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Charging started.
+        case batteryDidBeginCharging
+        /// Charging stopped.
+        case batteryDidEndCharging
+        /// The battery level changed.
+        case batteryLevelDidChange
+        /// A card was inserted.
+        case cardInserted
+        /// A card was removed.
+        case cardRemoved
+        /// A blocking firmware update failed.
+        case firmwareUpdateDidFail
+        /// The firmware update percentage changed.
+        case firmwareUpdatePercentDidChange
+        /// The firmware update status changed (e.g. none → pending).
+        case firmwareUpdateStatusDidChange
+        /// The scheduled firmware update time changed.
+        case firmwareUpdateTimeDidChange
+        /// ``ReaderInfo/statusInfo`` changed.
+        case readerStatusDidChange
+    }
+
+    /// Square's `FirmwareUpdateStatus`.
+    public enum FirmwareUpdateStatus: String, Hashable, Sendable, Codable, CaseIterable {
+        /// No update.
+        case none
+        /// An update is pending.
+        case pending
+        /// Installing.
+        case inProgress
+        /// The update failed.
+        case failed
+    }
+
+    /// Square's `ReaderFirmwareInfo`.
+    public struct ReaderFirmwareInfo: Hashable, Sendable, Codable {
+        /// The installed version.
+        public var version: String
+        /// Update progress, 0...100.
+        public var updatePercentage: UInt
+        /// The update status.
+        public var updateStatus: FirmwareUpdateStatus
+        /// When a scheduled update will run, if one is scheduled.
+        public var updateTime: Date?
+        /// Why the last update failed (the SDK's `NSError`, as its description), if it did.
+        public var failureReason: String?
+
+        /// Creates firmware info.
+        public init(version: String, updatePercentage: UInt = 0, updateStatus: FirmwareUpdateStatus = .none,
+                    updateTime: Date? = nil, failureReason: String? = nil) {
+            self.version = version
+            self.updatePercentage = updatePercentage
+            self.updateStatus = updateStatus
+            self.updateTime = updateTime
+            self.failureReason = failureReason
+        }
+    }
+
+    /// Square's `ReaderBatteryLevel`.
+    public enum ReaderBatteryLevel: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Critically low.
+        case criticallyLow
+        /// Low.
+        case low
+        /// Middle.
+        case mid
+        /// High.
+        case high
+        /// Full.
+        case full
+    }
+
+    /// Square's `ReaderBatteryStatus`.
+    public struct ReaderBatteryStatus: Hashable, Sendable, Codable {
+        /// Whether it is charging.
+        public var isCharging: Bool
+        /// The coarse level.
+        public var level: ReaderBatteryLevel
+        /// The percentage, 0...100.
+        public var percentage: UInt
+
+        /// Creates a battery status; the coarse level is derived from the percentage (Square does not publish
+        /// its thresholds; these are the simulator's).
+        public init(isCharging: Bool, percentage: UInt) {
+            self.isCharging = isCharging
+            self.percentage = min(100, percentage)
+            switch self.percentage {
+            case ..<5: level = .criticallyLow
+            case ..<20: level = .low
+            case ..<60: level = .mid
+            case ..<95: level = .high
+            default: level = .full
+            }
+        }
+    }
+
+    /// Square's `ReaderConnectionType`.
+    public enum ReaderConnectionType: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Audio jack.
+        case audio
+        /// Bluetooth.
+        case bluetooth
+        /// Built in (Tap to Pay).
+        case embedded
+        /// USB.
+        case usb
+        /// Unknown.
+        case unknown
+    }
+
+    /// Square's `CardInsertionStatus`.
+    public enum CardInsertionStatus: String, Hashable, Sendable, Codable, CaseIterable {
+        /// A card is inserted.
+        case inserted
+        /// No card is inserted.
+        case notInserted
+        /// Unknown (the default for magstripe).
+        case unknown
+    }
+
+    /// Square's `RetryConnectionResult`.
+    public enum RetryConnectionResult: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Reconnection started.
+        case startingReconnection
+        /// Already connecting to Square.
+        case readerAlreadyConnectingToSquare
+        /// No such reader.
+        case readerNotFound
+        /// Retrying is not possible.
+        case unableToRetry
+    }
+
+    /// Square's `ReaderInfo` (a protocol in the SDK; a value here, copied by the bridge).
+    public struct ReaderInfo: Hashable, Sendable, Codable, Identifiable {
+        /// The reader id.
+        public var id: UInt
+        /// The name.
+        public var name: String
+        /// The serial number.
+        public var serialNumber: String?
+        /// The model.
+        public var model: ReaderModel
+        /// How it can read cards.
+        public var supportedInputMethods: CardInputMethods
+        /// The firmware.
+        public var firmwareInfo: ReaderFirmwareInfo?
+        /// The status.
+        public var statusInfo: ReaderStatusInfo
+        /// The battery.
+        public var batteryStatus: ReaderBatteryStatus?
+        /// Whether a card is inserted.
+        public var cardInsertionStatus: CardInsertionStatus
+        /// The connection type.
+        public var connectionType: ReaderConnectionType
+        /// Whether ``ReaderManager/retryConnection(_:)`` may help.
+        public var isConnectionRetryable: Bool
+        /// Whether the reader can blink to be found.
+        public var isBlinkable: Bool
+        /// Whether it can be forgotten.
+        public var isForgettable: Bool
+        /// Whether it can be rebooted.
+        public var isRebootable: Bool
+
+        /// Creates reader info.
+        public init(id: UInt, name: String, serialNumber: String?, model: ReaderModel,
+                    supportedInputMethods: CardInputMethods, firmwareInfo: ReaderFirmwareInfo?,
+                    statusInfo: ReaderStatusInfo, batteryStatus: ReaderBatteryStatus?,
+                    cardInsertionStatus: CardInsertionStatus = .notInserted,
+                    connectionType: ReaderConnectionType = .bluetooth, isConnectionRetryable: Bool = true,
+                    isBlinkable: Bool = true, isForgettable: Bool = true, isRebootable: Bool = false) {
+            self.id = id
+            self.name = name
+            self.serialNumber = serialNumber
+            self.model = model
+            self.supportedInputMethods = supportedInputMethods
+            self.firmwareInfo = firmwareInfo
+            self.statusInfo = statusInfo
+            self.batteryStatus = batteryStatus
+            self.cardInsertionStatus = cardInsertionStatus
+            self.connectionType = connectionType
+            self.isConnectionRetryable = isConnectionRetryable
+            self.isBlinkable = isBlinkable
+            self.isForgettable = isForgettable
+            self.isRebootable = isRebootable
+        }
+    }
+}

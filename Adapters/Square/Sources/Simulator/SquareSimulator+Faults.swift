@@ -1,0 +1,71 @@
+import Foundation
+import Tender
+import TenderSquare
+
+extension SquareSimulator {
+    /// A fault injected into the next payment.
+    public enum Fault: Hashable, Sendable {
+        /// Square's servers take the payment, but the SDK reports `timedOut` (the outcome is unknown to the app).
+        case timeoutAfterServerCharge
+        /// The SDK reports `timedOut` before anything reaches Square: the create-payment request never arrives.
+        case timeoutBeforeServerCharge
+        /// `startPayment` fails at once with this error.
+        case error(Square.PaymentError)
+        /// `startPayment` fails with an error that is not a 2.5 `PaymentError` (a future SDK's code).
+        case unrecognizedError(String)
+    }
+
+    /// A fault injected into the next upload in ``SquareSimulator/syncOfflinePayments(maxCount:)``.
+    public enum UploadFault: String, Hashable, Sendable, Codable {
+        /// The upload fails with an unrecoverable error: `failedToUpload`.
+        case rejected
+        /// The SDK cannot verify the upload: `unknown` for one step, then `uploaded`.
+        case unverifiable
+    }
+
+    /// An error a future SDK might report; not a ``Square/PaymentError``.
+    public struct UnrecognizedSDKError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The error's name.
+        public var name: String
+        /// The name.
+        public var description: String { name }
+    }
+
+    /// Not an SDK error: what the simulator tells a delegate forgotten by ``relaunch()``, standing for a process
+    /// that died, so that a test's task awaiting it ends (with an unknown outcome) instead of hanging.
+    public struct ProcessEnded: Error, Hashable, Sendable, CustomStringConvertible {
+        /// "process ended".
+        public var description: String { "process ended (relaunch)" }
+    }
+
+    /// Injects a fault into the next payment (faults queue up, one per payment).
+    public func injectFault(_ fault: Fault) { pendingFaults.append(fault) }
+
+    /// Injects a fault into the next upload (faults queue up, one per upload).
+    public func injectUploadFault(_ fault: UploadFault) { uploadFaults.append(fault) }
+
+    /// Makes the next refund end `REJECTED` or `FAILED` when Square settles it (faults queue up, one per refund).
+    public func injectRefundOutcome(_ status: Square.PaymentRefundStatus) { refundFaults.append(status) }
+
+    /// The next payment waits for its card until ``releaseHeld()`` (or ``presentCard(_:)``): collection is in
+    /// progress and the payment can still be canceled.
+    public func holdNextCardPresentation() { holdNextCard = true }
+
+    /// The next authorization request reaches Square, which acts on it only at ``releaseHeld()``: the card has been
+    /// read, the payment can no longer be canceled, and Square still charges after a relaunch.
+    public func holdNextAuthorizationRequest() { holdNextAuthorization = true }
+
+    /// Whether a held card presentation or authorization is waiting.
+    public var isHolding: Bool { heldAuthorization != nil || current?.cardHeld == true }
+
+    /// Lets a held authorization or card presentation proceed.
+    public func releaseHeld() {
+        if let held = heldAuthorization {
+            heldAuthorization = nil
+            authorize(held.flight, card: held.card, answerLost: held.answerLost)
+        } else if current?.cardHeld == true {
+            current?.cardHeld = false
+            processCurrent()
+        }
+    }
+}
