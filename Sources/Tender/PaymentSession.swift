@@ -259,14 +259,24 @@ public struct SessionChange: Hashable, Sendable {
     }
 
     /// Whether the ledger must sync this change to disk before returning. Only what recovery needs is durable one
-    /// by one: the write-ahead records (a new session, a new attempt or retry, a new vendor payment) and every
-    /// outcome. The intermediate ``PaymentState/collecting`` and ``PaymentState/processing`` records are
-    /// committed (a process kill never loses them) but synced with the next durable record: after a power loss
-    /// without them, recovery still starts from the write-ahead record and asks the processor.
+    /// by one: the write-ahead records (a new session, a new attempt or retry, a new vendor payment) and the outcome
+    /// of the in-person payment. Everything else is committed (a process kill never loses it) and synced with the
+    /// next durable record, because after a power loss without it recovery finds it again:
+    /// - the intermediate ``PaymentState/collecting`` and ``PaymentState/processing`` records: recovery starts from
+    ///   the write-ahead record and asks the processor;
+    /// - what happens to a payment the vendor already holds — forwarding results, captures, voids, expiries of a
+    ///   stored, authorized or forwarded payment: the vendor keeps it, and recovery and the queue poller ask again
+    ///   (a capture or void sent again is the same idempotent request);
+    /// - changes that keep the state (ids, times, notes): the vendor is asked again.
     public var requiresDurableSync: Bool {
         if incrementsAttempts || startsNewAttempt { return true }
-        return newState != .collecting && newState != .processing
+        if newState == expectedState { return false }
+        if newState == .collecting || newState == .processing { return false }
+        return !Self.heldByVendor.contains(expectedState)
     }
+
+    /// States in which the vendor holds the payment, so that what happens next can be asked of it again.
+    private static let heldByVendor: Set<PaymentState> = [.storedOffline, .failedToForward, .authorized, .forwarded]
 
     /// Applies the change to a session value (shared by every ledger implementation).
     /// - Throws: ``PaymentError/Code/invalidState`` if the session is not in ``expectedState``, and
