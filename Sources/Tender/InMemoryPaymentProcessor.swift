@@ -177,6 +177,13 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
     /// over every vendor payment of it.
     public func charges(reference: String) -> Int { state.withLock { $0.charges[reference] ?? 0 } }
 
+    /// How much the processor has refunded of a reference's payments, in minor units.
+    public func refunded(reference: String) -> Int64 {
+        state.withLock { s in
+            s.held.values.filter { $0.reference == reference }.compactMap(\.id).reduce(Int64(0)) { $0 + (s.refunded[$1] ?? 0) }
+        }
+    }
+
     /// The most advanced payment the processor holds for a reference, if any.
     public func heldPayment(reference: String) -> HeldPayment? {
         state.withLock { s in s.held.values.filter { $0.reference == reference }.max { $0.changedAt < $1.changedAt } }

@@ -93,7 +93,10 @@ extension PaymentTerminal {
 
     /// Settles every pending refund with the processor: a refund the processor has is recorded as it has it; one
     /// it certainly never received (a crash before the request left) is sent again under the same idempotency key
-    /// when it goes through the server, or failed when it needed the card on the reader.
+    /// when it goes through the server, or failed when it needed the card on the reader. When the processor cannot
+    /// tell (Square keeps no idempotency key on a refund, so a refund whose id was never recorded cannot be looked
+    /// up), a server refund is sent again under the same key: the processor answers with the refund it already
+    /// made, never a second one.
     /// - Returns: whether any refund changed.
     func settlePendingRefunds() async -> Bool {
         guard let pending = try? await ledger.refunds(in: [.pending], scope: scope), !pending.isEmpty else {
@@ -119,7 +122,13 @@ extension PaymentTerminal {
                     refundsInFlight.remove(record.reference)
                 }
             } catch {
-                continue  // cannot tell now: stays pending
+                // The processor cannot tell: the same idempotency key settles it at the server, never twice.
+                guard !record.throughReader else { continue }
+                refundsInFlight.insert(record.reference)
+                let resent = await send(record, processorPaymentID: paymentID)
+                refundsInFlight.remove(record.reference)
+                if resent != record { changed = true }
+                continue
             }
             if settled != record { changed = true }
         }

@@ -35,6 +35,7 @@ struct InMemorySubject: ConformanceSubject {
         }
         func forwardStoredPayments() async { memory.forwardStoredPayments() }
         func charges(reference: String) async -> Int { memory.charges(reference: reference) }
+        func refunded(reference: String) async -> Int64? { memory.refunded(reference: reference) }
         func inject(_ fault: ConformanceFault) async {
             switch fault {
             case .confirmNotReceived: memory.injectTimeout(.timeOutBeforeCharge)
@@ -103,6 +104,13 @@ struct BrokenProcessor: PaymentProcessor {
         try await inner.voidPayment(reference: reference, processorPaymentID: processorPaymentID)
     }
     func queueSnapshot() async throws -> OfflineQueueSnapshot { try await inner.queueSnapshot() }
+    func networkStatus() async -> NetworkStatus { await inner.networkStatus() }
+    func refundPayment(_ request: RefundRequest, throughReader: Bool) async throws -> RefundResult {
+        try await inner.refundPayment(request, throughReader: throughReader)
+    }
+    func lookUpRefund(_ refund: RefundRecord, processorPaymentID: String) async throws -> RefundResult? {
+        try await inner.lookUpRefund(refund, processorPaymentID: processorPaymentID)
+    }
     func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
         let answer = try await inner.lookUpPayment(query)
         return flaw == .unknownAsFailed && answer == .unknown ? .notFound : answer

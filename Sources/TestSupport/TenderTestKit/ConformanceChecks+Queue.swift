@@ -71,3 +71,41 @@ func storedTimeFromVendor(_ env: any ConformanceEnvironment, _ c: FailureCollect
         c.fail("the recovered stored payment has no stored time")
     }
 }
+
+// MARK: - Refunds
+
+func refunds(_ env: any ConformanceEnvironment, _ c: FailureCollector) async throws {
+    guard await env.processor.capabilities().supportsRefunds, await env.refunded(reference: "conf-refund") != nil else {
+        return  // the environment takes no refunds; reported as passed with no assertions, like offline checks
+    }
+    try await connect(env)
+    let terminal = await facade(env)
+    await env.presentNextCard(.approve)
+    let sale = PaymentRequest(amount: usd(3_000), reference: "conf-refund")
+    let paid = try await terminal.takePayment(sale)
+    c.expect(paid.state == .succeeded, "the payment to refund ended \(paid.state)")
+    guard paid.state == .succeeded else { return }
+    let first = try await terminal.refund(reference: sale.reference, amount: usd(1_000), reason: .requestedByCustomer)
+    c.expect(first.status != .failed, "a partial refund failed: \(String(describing: first.error))")
+    let second = try await terminal.refund(reference: sale.reference, amount: usd(2_000))
+    c.expect(second.status != .failed, "a second partial refund failed: \(String(describing: second.error))")
+    do {
+        _ = try await terminal.refund(reference: sale.reference, amount: usd(1))
+        c.fail("a refund beyond the captured amount was accepted")
+    } catch let error as PaymentError {
+        c.expect(error.code == .invalidAmount, "an over-refund was refused with \(error.code), expected invalid_amount")
+    }
+    // Pending refunds settle on the vendor's schedule: let time pass and the poller ask.
+    var settled = false
+    for _ in 0..<30 where !settled {
+        _ = await terminal.pollOnce()
+        settled = (try? await terminal.session(reference: sale.reference))?.refunds.allSatisfy { $0.status == .succeeded }
+            ?? false
+        if !settled { await env.advanceClock(by: 5) }
+    }
+    let session = try await terminal.session(reference: sale.reference)
+    c.expect(settled, "the refunds never settled: \(String(describing: session?.refunds.map(\.status)))")
+    c.expect(session?.refundedAmount == usd(3_000), "the ledger records \(String(describing: session?.refundedAmount)) refunded of 30.00")
+    let atProcessor = await env.refunded(reference: sale.reference)
+    c.expect(atProcessor == 3_000, "the processor refunded \(String(describing: atProcessor)), the ledger says 3000")
+}

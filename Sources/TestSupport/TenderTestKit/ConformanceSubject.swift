@@ -52,6 +52,10 @@ public protocol ConformanceEnvironment: Sendable {
     /// counting every vendor payment of the reference (every payment attempt).
     func charges(reference: String) async -> Int
 
+    /// How much the processor side has refunded of this reference's payments, in minor units (settled refunds
+    /// only), or `nil` when the environment's processor takes no refunds (the refund checks are then skipped).
+    func refunded(reference: String) async -> Int64?
+
     /// Injects a fault into the simulated vendor (see ``ConformanceFault``).
     func inject(_ fault: ConformanceFault) async
     /// Lets a held card presentation or authorization proceed (``ConformanceFault/holdNextCard``,
@@ -83,4 +87,7 @@ public protocol ConformanceSubject: Sendable {
 extension ConformanceEnvironment {
     /// The system clock, for environments whose vendor runs on real time.
     public var clock: any TenderClock { SystemClock() }
+
+    /// No refunds: the refund checks are skipped for this environment.
+    public func refunded(reference: String) async -> Int64? { nil }
 }

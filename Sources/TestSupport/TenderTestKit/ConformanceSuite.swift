@@ -102,6 +102,7 @@ public struct ConformanceSuite: Sendable {
         Check(name: "vendor queue: results never missed", needsOffline: true, body: resultsNeverMissed),
         Check(name: "vendor queue: destructive actions guarded", needsOffline: true, body: guardsUseVendorQueue),
         Check(name: "vendor queue: stored time from the vendor", needsOffline: true, body: storedTimeFromVendor),
+        Check(name: "refunds: partial, never beyond the capture, settled once", needsOffline: false, body: refunds),
     ]
 }
 

@@ -121,6 +121,8 @@ public struct CrashRecoveryCheck: Sendable {
         case online
         /// Stored offline, then forwarded.
         case offlineThenForwarded
+        /// Paid online, then refunded in part; the crash lands in the refund (only for processors with refunds).
+        case refund
     }
 
     /// One crash point's outcome.
@@ -170,6 +172,7 @@ public struct CrashRecoveryCheck: Sendable {
     }
 
     private func runOnce(_ scenario: Scenario, crashAt: Int) async -> (Outcome, Int) {
+        if scenario == .refund { return await runRefundOnce(crashAt: crashAt) }
         let reference = "crash-\(scenario.rawValue)-\(crashAt)"
         var outcome = Outcome(scenario: scenario.rawValue, crashAtWrite: crashAt, finalState: nil, charges: 0, problems: [])
         let directory = FileManager.default.temporaryDirectory
@@ -233,6 +236,71 @@ public struct CrashRecoveryCheck: Sendable {
     /// quiet period means nothing more is coming).
     private func drain(_ pump: EventPump, into terminal: PaymentTerminal) async {
         for event in await pump.takeAll() { await terminal.handle(event) }
+    }
+}
+
+extension CrashRecoveryCheck {
+    /// The refund scenario: a payment taken without a crash, then a refund of part of it with the ledger crashing
+    /// at write `crashAt`; the next life recovers and settles the refund. Consistent when the processor refunded
+    /// exactly what the ledger records as refunded (pending refunds settled), never twice, never beyond the capture.
+    func runRefundOnce(crashAt: Int) async -> (Outcome, Int) {
+        let reference = "crash-refund-\(crashAt)"
+        var outcome = Outcome(scenario: Scenario.refund.rawValue, crashAtWrite: crashAt, finalState: nil, charges: 0,
+                              problems: [])
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tender-crash-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var writes = 0
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let url = directory.appendingPathComponent("ledger.sqlite")
+            let env = try await subject.makeEnvironment()
+            guard await env.processor.capabilities().supportsRefunds, await env.refunded(reference: reference) != nil
+            else { return (outcome, 0) }  // no refunds here: nothing to crash
+            let scope = LedgerScope(merchantID: "crash", locationID: env.locationID)
+            let request = PaymentRequest(amount: Money(minorUnits: 2_500, currency: .usd), reference: reference)
+            let readers = try await env.processor.discoverReaders(timeout: 10)
+            if let reader = readers.first { _ = try await env.processor.connectReader(reader, locationID: env.locationID) }
+            await env.presentNextCard(.approve)
+            let paying = PaymentTerminal(processor: env.processor, ledger: try await ledger(url), scope: scope,
+                                         clock: env.clock)
+            let paid = try await paying.takePayment(request)
+            outcome.charges = await env.charges(reference: reference)
+            guard paid.state == .succeeded else {
+                outcome.problems.append("the payment to refund ended \(paid.state)")
+                return (outcome, 0)
+            }
+
+            // The refund's life crashes at write `crashAt`.
+            let crashing = CrashingLedger(wrapping: try await ledger(url), crashAtWrite: crashAt)
+            let first = PaymentTerminal(processor: env.processor, ledger: crashing, scope: scope, clock: env.clock)
+            _ = try? await first.refund(reference: reference, amount: Money(minorUnits: 1_000, currency: .usd))
+            writes = await crashing.attemptedWrites
+
+            // The next life recovers, lets the vendor settle, and compares.
+            let second = PaymentTerminal(processor: env.processor, ledger: try await ledger(url), scope: scope,
+                                         clock: env.clock)
+            _ = await second.recover()
+            var session = try await second.session(reference: reference)
+            for _ in 0..<30 where session?.refunds.contains(where: { $0.status == .pending }) ?? false {
+                await env.advanceClock(by: 5)
+                _ = await second.pollOnce()
+                session = try await second.session(reference: reference)
+            }
+            outcome.finalState = session?.state
+            let recorded = session?.refunds.filter { $0.status == .succeeded }.reduce(Int64(0)) { $0 + $1.amount.minorUnits } ?? 0
+            let atProcessor = await env.refunded(reference: reference) ?? 0
+            if atProcessor > 1_000 { outcome.problems.append("refunded \(atProcessor) for one refund of 1000: twice") }
+            if atProcessor != recorded {
+                outcome.problems.append("the processor refunded \(atProcessor), the ledger records \(recorded)")
+            }
+            if session?.refunds.contains(where: { $0.status == .pending }) ?? false {
+                outcome.problems.append("a refund is still pending after recovery")
+            }
+        } catch {
+            outcome.problems.append("threw \(error)")
+        }
+        return (outcome, writes)
     }
 }
 

@@ -40,6 +40,12 @@ struct SquareConformanceSubject: ConformanceSubject {
         /// Every charge Square holds for the reference, whatever the payment attempt (`ref`, `ref#2`…).
         func charges(reference: String) async -> Int { await world.simulator.chargeCount(referenceID: reference) }
 
+        func refunded(reference: String) async -> Int64? {
+            Int64(await world.simulator.serverPayments.filter { $0.referenceID == reference }.reduce(UInt(0)) {
+                $0 + $1.refundedAmount
+            })
+        }
+
         func inject(_ fault: ConformanceFault) async {
             switch fault {
             case .confirmNotReceived: await world.simulator.injectFault(.timeoutBeforeServerCharge)
