@@ -98,6 +98,13 @@ struct StripeConformanceSubject: ConformanceSubject {
         func forwardStoredPayments() async { await simulator.forwardPendingPayments() }
 
         func charges(reference: String) async -> Int { await simulator.chargeCount(reference: reference) }
+
+        // Baseline only (replaced by real hooks over the simulator): the hooks the kit added.
+        func inject(_ fault: ConformanceFault) async {}
+        func releaseHeld() async {}
+        func isHolding() async -> Bool { false }
+        func advanceClock(by seconds: Double) async {}
+        func relaunch() async throws -> any PaymentProcessor { processor }
     }
 
     let name = "stripe"
