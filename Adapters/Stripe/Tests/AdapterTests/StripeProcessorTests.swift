@@ -239,6 +239,23 @@ struct StripeProcessorTests {
         #expect(await simulator.storedPayments.isEmpty)
     }
 
+    @Test("offline, the reader declines an expired card (6902) or a failed verification (6903): declined, another card")
+    func offlineDeclines() async throws {
+        for (card, reason, code) in [(Stripe.SimulatedCardType.chargeDeclinedExpiredCard, nil as String?, 6902),
+                                     (.visa, "offline_pin_required", 6903)] {
+            let (simulator, clock) = makeSimulator {
+                $0.simulatedCard = card
+                $0.offlineCardDeclineReason = reason
+            }
+            let processor = try await connectedProcessor(simulator, clock: clock)
+            let result = try await pay(processor, sale("OD-\(code)"), routing: .offline)
+            #expect(result.state == .declined)
+            #expect(result.error?.recovery == .collectAnotherCard)
+            #expect(result.error?.vendor?.numericCode == code)
+            #expect(await simulator.storedPayments.isEmpty)
+        }
+    }
+
     @Test("Interac and swipe are fine online; a CAD intent accepts interac_present")
     func interacOnline() async throws {
         let (simulator, clock) = makeSimulator {
