@@ -10,8 +10,8 @@ final class StripeEventBridge: Stripe.TerminalDelegate, Stripe.OfflineDelegate, 
     private let network = Locked<Stripe.NetworkStatus?>(nil)
     /// Per-payment queue entries, by reference.
     private let queue = Locked<[String: QueuedPayment]>([:])
-    /// The intent each forwarding callback reported, by reference.
-    private let forwarded = Locked<[String: Stripe.PaymentIntent]>([:])
+    /// The intent each forwarding callback reported, and what it meant, by reference.
+    private let forwarded = Locked<[String: (intent: Stripe.PaymentIntent, update: ProcessorPaymentUpdate)]>([:])
     /// Waiters for the end of a software update.
     private let updateWaiters = Locked<[SDKCompletion<Stripe.ErrorCode?>]>([])
     /// Since when the SDK is known to have stored nothing (nil: it stores something, or it was not seen yet).
@@ -31,7 +31,10 @@ final class StripeEventBridge: Stripe.TerminalDelegate, Stripe.OfflineDelegate, 
     func queuedPayment(_ reference: String) -> QueuedPayment? { queue.current[reference] }
 
     /// The intent a forwarding callback reported for `reference`, if any (this launch).
-    func forwardedIntent(_ reference: String) -> Stripe.PaymentIntent? { forwarded.current[reference] }
+    func forwardedIntent(_ reference: String) -> Stripe.PaymentIntent? { forwarded.current[reference]?.intent }
+
+    /// What the last forwarding callback for `reference` meant (forwarded, declined, failed to forward), if any.
+    func forwardingResult(_ reference: String) -> ProcessorPaymentUpdate? { forwarded.current[reference]?.update }
 
     /// Records a payment this launch stored, with the SDK's `storedAt`.
     func trackStored(reference: String, intent: Stripe.PaymentIntent) {
@@ -101,7 +104,7 @@ final class StripeEventBridge: Stripe.TerminalDelegate, Stripe.OfflineDelegate, 
         case .storedOffline: .stored
         default: .failedToForward
         }
-        if status != .stored { forwarded.withLock { $0[update.reference] = intent } }
+        if status != .stored { forwarded.withLock { $0[update.reference] = (intent, update) } }
         queue.withLock { queue in
             let storedAt = intent.offlineDetails?.storedAt ?? queue[update.reference]?.storedAt
             guard let storedAt, let amount = try? Self.money(intent) else { return }

@@ -131,6 +131,7 @@ extension StripeProcessor {
         let forwarded = bridge.forwardedIntent(reference).flatMap {
             StripeMapping.paymentAttempt($0) == query.paymentAttempt ? $0 : nil
         }
+        let forwardingResult = forwarded == nil ? nil : bridge.forwardingResult(reference)
         let device = forwarded ?? local?.intent
         if forwarded == nil, let local, local.intent.offlineDetails?.requiresUpload == true {
             return .found(StripeMapping.update(for: local.intent, reference: reference))
@@ -153,9 +154,12 @@ extension StripeProcessor {
         case .missingByID:
             return .notFound
         case .unreachable:
+            if let forwardingResult { return .found(forwardingResult) }
             if let device { return deviceAnswer(device, local: local, reference: reference) }
             return .unknown
         case .searchEmpty:
+            // What the SDK said when it forwarded it (a dropped payment never reaches Stripe's search).
+            if let forwardingResult { return .found(forwardingResult) }
             if let device { return deviceAnswer(device, local: local, reference: reference) }
             // Proof by the core's write-ahead rule: `collecting` is recorded (with the intent's id when it has one)
             // before any card is read. A vendor payment still `created`, with no id, never read a card: whatever

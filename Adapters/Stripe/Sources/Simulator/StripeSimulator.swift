@@ -135,7 +135,8 @@ public actor StripeSimulator: StripeClient {
         self.tokenProvider = tokenProvider
         self.random = SeededGenerator(seed: saved.seed &+ saved.issuedIdentifiers)
         self.state = saved
-        self.nextForwardingAt = saved.storedPayments.isEmpty ? nil : clock.now()
+        self.nextForwardingAt = saved.storedPayments.isEmpty || configuration.backgroundForwardingDelay == nil
+            ? nil : clock.now()
     }
 
     /// Writes Stripe's servers and the SDK's offline store to `file`.

@@ -72,6 +72,9 @@ struct StripeOfflineQueueTests {
             #expect(forwardedUpdates(processor).map(\.state) == (state.map { [$0] } ?? []), "\(failure ?? "decline")")
             let snapshot = try await processor.queueSnapshot()
             #expect(snapshot.payments.first?.status == status)
+            let lookup = try await processor.lookUpPayment(PaymentLookupQuery(reference: "FC", recordedState: .storedOffline,
+                                                                              route: .offline, since: clock.now()))
+            #expect(lookup.state == (state ?? .storedOffline), "the lookup agrees with the forwarding result")
             #expect(snapshot.storedCount == (status == .stored ? 1 : 0))
             if status == .stored {
                 #expect(processor.emittedEvents.contains { event in
