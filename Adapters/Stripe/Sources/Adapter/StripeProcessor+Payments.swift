@@ -188,6 +188,11 @@ extension StripeProcessor {
                          processorPaymentID: intent.stripeId)
         case .retryConfirm(let updated), .inFlight(let updated):
             held[reference]?.intent = updated
+            // Only a request that never left the device is known not to have reached Stripe; after any other
+            // failure the retry asks Stripe first and confirms again only online (never a second authorization).
+            let neverSent: Set<String> = [Stripe.ErrorCode.Code.notConnectedToInternet.name,
+                                          Stripe.ErrorCode.Code.notConnectedToInternetAndOfflineBehaviorRequireOnline.name]
+            held[reference]?.confirmOutcomeUnknown = !neverSent.contains(error.code.name)
             return ended(reference, .outcomeUnknown, StripeMapping.pendingConfirmError(error),
                          processorPaymentID: updated.stripeId ?? intent.stripeId)
         case .refused(let updated):
@@ -213,7 +218,7 @@ extension StripeProcessor {
         if intent.sdkHandle != nil { held[reference]?.intent = intent }
         if update.state == .storedOffline { bridge.trackStored(reference: reference, intent: intent) }
         if update.state == .succeeded || update.state == .authorized { held[reference] = nil }
-        return update
+        return outcome(update)
     }
 
     /// Starts an SDK command that answers through a completion and returns a `Cancelable`, and waits for the

@@ -56,8 +56,18 @@ extension StripeProcessor {
         case .requiresConfirmation:
             return .resume(local.intent)
         default:
-            return .report(StripeMapping.update(for: local.intent, reference: reference))
+            return .report(outcome(StripeMapping.update(for: local.intent, reference: reference)))
         }
+    }
+
+    /// An update as the end of ``startPayment(_:routing:attempt:updates:)``: a state Stripe has not finished with
+    /// (processing, requires action) is an outcome not known yet.
+    func outcome(_ update: ProcessorPaymentUpdate) -> ProcessorPaymentUpdate {
+        guard update.state == .collecting || update.state == .processing else { return update }
+        var unknown = self.unknown(update.reference, "Stripe is still processing the payment; its outcome is looked "
+            + "up, never charged again.")
+        unknown.processorPaymentID = update.processorPaymentID ?? unknown.processorPaymentID
+        return unknown
     }
 
     /// Seed 002, "PaymentIntent is nil": retry confirming the original intent, never a new one. Before confirming
@@ -68,7 +78,7 @@ extension StripeProcessor {
             switch await serverCopy(reference: reference, paymentAttempt: local.paymentAttempt, processorPaymentID: id) {
             case .found(let server) where Self.stripeActed(on: server, since: local.intent):
                 held[reference]?.confirmOutcomeUnknown = false
-                return .report(StripeMapping.update(for: server, reference: reference))
+                return .report(outcome(StripeMapping.update(for: server, reference: reference)))
             case .found, .missingByID, .searchEmpty:
                 break
             case .unreachable(let why):

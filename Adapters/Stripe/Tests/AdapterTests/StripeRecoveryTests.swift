@@ -29,6 +29,26 @@ struct StripeRecoveryTests {
         #expect(await simulator.serverIntents.count == 1)
     }
 
+    @Test("requires_confirmation after a connectivity error: not failed; the retry confirms the same intent, card already read")
+    func requiresConfirmationRetried() async throws {
+        let (simulator, clock) = makeSimulator()
+        let processor = try await connectedProcessor(simulator, clock: clock)
+        let first = try await pay(processor, sale("RC", policy: .requireOnline), routing: .online) { update in
+            if update.state == .processing { await simulator.setSimulatedOfflineMode(.offlineImmediate) }
+        }
+        #expect(first.state == .outcomeUnknown)
+        #expect(first.error?.recovery == .goOnline)
+        #expect(first.error?.message.contains("nothing was charged") == true)
+        await simulator.setSimulatedOfflineMode(.disabled)
+        #expect(try await processor.lookUpPayment(query(first, since: clock.now())).state == .processing)
+        let recorder = UpdateRecorder()
+        let retried = try await processor.startPayment(sale("RC", policy: .requireOnline), routing: .online,
+                                                       attempt: continuing(first), updates: recorder.handler)
+        #expect(retried.state == .succeeded)
+        #expect(recorder.states == [.processing])
+        #expect(await simulator.chargeCount(reference: "RC") == 1)
+    }
+
     @Test("an answer lost after Stripe charged: the lookup and the retry report the charge, never a second one",
           arguments: [true, false])
     func answerLostAfterCharge(_ withServerLookup: Bool) async throws {
