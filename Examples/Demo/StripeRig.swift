@@ -3,17 +3,6 @@ import Tender
 import TenderStripe
 import TenderStripeSimulator
 
-/// The app's server, as far as the demo needs one: capture and void on the simulated Stripe servers.
-private struct StripeServer: PaymentCaptureService {
-    let simulator: StripeSimulator
-    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
-        try await simulator.capture(stripeId: processorPaymentID, amount: UInt(amount.minorUnits))
-    }
-    func void(processor: String, reference: String, processorPaymentID: String) async throws {
-        try await simulator.cancelOnServer(stripeId: processorPaymentID)
-    }
-}
-
 /// Stripe Terminal on its simulator, with a simulated M2 reader.
 struct StripeRig: DemoRig {
     let title = "Stripe Terminal"
@@ -24,8 +13,11 @@ struct StripeRig: DemoRig {
     init(seed: UInt64, clock: ManualClock) {
         var configuration = Stripe.SimulatorConfiguration(offlineEnabled: true)
         configuration.forwardsWhenNetworkReturns = false  // the demo forwards step by step, to show progress
+        configuration.backgroundForwardingDelay = nil
         simulator = StripeSimulator(configuration: configuration, seed: seed, clock: clock)
-        processor = StripeProcessor(client: simulator, captureService: StripeServer(simulator: simulator), clock: clock)
+        // The simulator's server side stands in for the app's server: capture, void, lookups, refunds.
+        processor = StripeProcessor(client: simulator, captureService: simulator.server, serverLookup: simulator.server,
+                                    refundService: simulator.server, clock: clock, simulatedReaders: true)
     }
 
     func setNetwork(online: Bool) async {

@@ -5,15 +5,13 @@ import TenderStripe
 /// REST PaymentIntents as the adapter's SDK-shaped ``TenderStripe/Stripe/PaymentIntent``: what
 /// ``TenderStripe/StripeServerLookup`` returns. Kept apart from the REST models, which mirror the API as it is.
 extension StripeServerClient {
-    /// The placeholder ``TenderStripe/Stripe/PaymentIntent/sdkHandle`` of a server copy: `"server:" + id`. A server
-    /// copy has no SDK object; the handle only keeps copies distinct and says where the copy came from. Never pass
-    /// one to the SDK.
-    public static func serverHandle(_ id: String) -> String { "server:" + id }
-
     /// The adapter's value for a REST intent.
     ///
-    /// - `charges` holds the latest charge when it was expanded (TenderServer always asks); when only its id is
-    ///   known and the intent reports a payment error on it, a failed charge with that id.
+    /// - `sdkHandle` is nil: a server copy has no SDK object (the adapter retrieves one through the SDK when it must
+    ///   continue the payment).
+    /// - `charges` holds the latest charge when it was expanded (TenderServer always asks), with its card-present
+    ///   details; when only its id is known and the intent reports a payment error on it, a failed charge with that
+    ///   id. The payment error itself (type, code, decline code, charge) is `lastPaymentError`.
     /// - `offlineDetails` is set only when the charge's `card_present.offline` is present (API versions after
     ///   2023-08-16 report it); `requiresUpload` is false for any server copy: Stripe has it.
     /// - Throws: ``Tender/PaymentError/Code/unrecognizedVendorError`` for a status the SDK type cannot hold (a status
@@ -34,9 +32,6 @@ extension StripeServerClient {
         var offline: Stripe.OfflineDetails?
         switch intent.latestCharge {
         case .object(let charge):
-            charges = [Stripe.Charge(stripeId: charge.id, amount: UInt(max(0, charge.amount)), currency: charge.currency,
-                                     status: chargeStatus(charge.status),
-                                     declineCode: intent.lastPaymentError?.declineCode ?? charge.failureCode)]
             if let present = charge.paymentMethodDetails?.cardPresent {
                 card = cardPresentDetails(present)
                 if let offlineInfo = present.offline {
@@ -44,20 +39,30 @@ extension StripeServerClient {
                                                     cardPresentDetails: card)
                 }
             }
+            charges = [Stripe.Charge(stripeId: charge.id, amount: UInt(max(0, charge.amount)), currency: charge.currency,
+                                     status: chargeStatus(charge.status), captured: charge.captured,
+                                     amountRefunded: UInt(max(0, charge.amountRefunded ?? 0)),
+                                     cardPresentDetails: card)]
         case .id(let id):
             if let error = intent.lastPaymentError, error.charge == id, status == .requiresPaymentMethod {
                 charges = [Stripe.Charge(stripeId: id, amount: UInt(intent.amount), currency: intent.currency,
-                                         status: .failed, declineCode: error.declineCode ?? error.code)]
+                                         status: .failed)]
             }
         case nil:
             break
         }
+        let paymentError = intent.lastPaymentError.map {
+            Stripe.ApiError(type: $0.type, code: $0.code, message: $0.message,
+                            declineCode: $0.declineCode ?? (status == .requiresPaymentMethod ? $0.code : nil),
+                            charge: $0.charge)
+        }
         return Stripe.PaymentIntent(
-            sdkHandle: serverHandle(intent.id), stripeId: intent.id, status: status, amount: UInt(intent.amount),
+            sdkHandle: nil, stripeId: intent.id, status: status, amount: UInt(intent.amount),
             currency: intent.currency, captureMethod: intent.captureMethod == "manual" ? .manual : .automatic,
-            created: date(intent.created), metadata: intent.metadata, offlineDetails: offline,
-            cardPresentDetails: card, charges: charges, clientSecret: intent.clientSecret,
-            amountTip: intent.amountDetails?.tip?.amount.map { UInt(max(0, $0)) })
+            created: date(intent.created), metadata: intent.metadata, offlineDetails: offline, charges: charges,
+            clientSecret: intent.clientSecret, amountTip: intent.amountDetails?.tip?.amount.map { UInt(max(0, $0)) },
+            amountCapturable: intent.amountCapturable.map { UInt(max(0, $0)) }, lastPaymentError: paymentError,
+            canceledAt: intent.canceledAt.map(date), cancellationReason: intent.cancellationReason)
     }
 
     /// The SDK status of a REST status, by name; nil for one the SDK type does not have.

@@ -6,15 +6,15 @@ import TenderStripeSimulator
 /// A reader delegate that ignores everything (the baseline has no app around it).
 struct SilentReaderDelegate: Stripe.MobileReaderDelegate {
     func didReportAvailableUpdate(_ update: Stripe.ReaderSoftwareUpdate) {}
-    func didStartInstallingUpdate(_ update: Stripe.ReaderSoftwareUpdate, cancelable: Stripe.Cancelable?) {}
-    func didReportReaderSoftwareUpdateProgress(_ progress: Double) {}
+    func didStartInstallingUpdate(_ update: Stripe.ReaderSoftwareUpdate, cancelable: (any Stripe.Cancelable)?) {}
+    func didReportReaderSoftwareUpdateProgress(_ progress: Float) {}
     func didFinishInstallingUpdate(_ update: Stripe.ReaderSoftwareUpdate?, error: Stripe.ErrorCode?) {}
     func didRequestReaderInput(_ inputOptions: Stripe.ReaderInputOptions) {}
     func didRequestReaderDisplayMessage(_ displayMessage: Stripe.ReaderDisplayMessage) {}
     func didReportReaderEvent(_ event: Stripe.ReaderEvent) {}
-    func didReportBatteryLevel(_ batteryLevel: Double, status: Stripe.BatteryStatus, isCharging: Bool) {}
+    func didReportBatteryLevel(_ batteryLevel: Float, status: Stripe.BatteryStatus, isCharging: Bool) {}
     func didDisconnect(_ reason: Stripe.DisconnectReason) {}
-    func didStartReconnect(_ cancelable: Stripe.Cancelable, disconnectReason: Stripe.DisconnectReason) {}
+    func didStartReconnect(_ cancelable: any Stripe.Cancelable, disconnectReason: Stripe.DisconnectReason) {}
     func didSucceedReconnect() {}
     func didFailReconnect() {}
 }
@@ -46,7 +46,7 @@ struct AdapterOverhead {
     func measure() async throws -> (facade: RatioResult, adapter: RatioResult) {
         let direct = simulator()
         let reader = Stripe.SimulatorConfiguration.defaultReaders[0]
-        _ = try await direct.connectReader(reader, configuration: Stripe.BluetoothConnectionConfiguration(
+        _ = try await direct.connectReader(reader, connectionConfig: Stripe.BluetoothConnectionConfiguration(
             locationId: "tml_bench", autoReconnectOnUnexpectedDisconnect: true, delegate: SilentReaderDelegate()))
         var directIndex = 0
         func directBlock() async throws -> Double {
@@ -56,16 +56,21 @@ struct AdapterOverhead {
                     let parameters = Stripe.PaymentIntentParameters(amount: 1_000, currency: "usd", captureMethod: .automatic,
                                                                     metadata: ["tender_reference": "direct-\(directIndex)"])
                     let created = try await direct.createPaymentIntent(parameters, createConfig: .init(offlineBehavior: .requireOnline))
-                    let box = Locked<Result<Stripe.PaymentIntent, Stripe.ErrorCode>?>(nil)
-                    _ = await direct.collectPaymentMethod(created, collectConfig: .init()) { result in box.withLock { $0 = result } }
-                    guard case .success(let collected)? = box.current else { throw BenchError("collect failed") }
-                    let confirmed = try await direct.confirmPaymentIntent(collected)
-                    guard confirmed.status == .succeeded else { throw BenchError("direct payment ended \(confirmed.status)") }
+                    let box = Locked<Stripe.PaymentIntent?>(nil)
+                    _ = await direct.collectPaymentMethod(created, collectConfig: .init(skipTipping: true)) { intent, _ in
+                        box.withLock { $0 = intent }
+                    }
+                    guard let collected = box.current else { throw BenchError("collect failed") }
+                    box.withLock { $0 = nil }
+                    _ = await direct.confirmPaymentIntent(collected, confirmConfig: nil) { intent, _ in box.withLock { $0 = intent } }
+                    guard let confirmed = box.current, confirmed.status == .succeeded else {
+                        throw BenchError("direct payment ended \(String(describing: box.current?.status))")
+                    }
                 }
             } / Double(block)
         }
 
-        let processor = StripeProcessor(client: simulator(), captureService: NoCaptureService())
+        let processor = StripeProcessor(client: simulator(), captureService: NoCaptureService(), simulatedReaders: true)
         guard let found = try await processor.discoverReaders(timeout: 5).first else { throw BenchError("no reader") }
         _ = try await processor.connectReader(found, locationID: "tml_bench")
         let terminal = PaymentTerminal(processor: processor, ledger: InMemoryPaymentLedger(),
@@ -88,7 +93,7 @@ struct AdapterOverhead {
             })
 
         // The adapter alone (no facade, no ledger), to split the overhead between the two layers.
-        let bare = StripeProcessor(client: simulator(), captureService: NoCaptureService())
+        let bare = StripeProcessor(client: simulator(), captureService: NoCaptureService(), simulatedReaders: true)
         guard let bareReader = try await bare.discoverReaders(timeout: 5).first else { throw BenchError("no reader") }
         _ = try await bare.connectReader(bareReader, locationID: "tml_bench")
         var bareIndex = 0

@@ -497,7 +497,8 @@ private func fuzzVendorLifecycles(iterations: Int, random: inout SeededGenerator
                 if let update = StripeMapping.forwardingUpdate(intent, error: error) {
                     path.append("forwardError(\(name))")
                     step(&state, update.state, "Stripe " + path.joined(separator: ">"))
-                    if update.state != .failedToForward { break }
+                    // The SDK retries a payment it keeps (still stored); any other answer is its last word.
+                    if update.state != .storedOffline { break }
                 }
             }
             guard state == .storedOffline || state == .failedToForward else { continue }

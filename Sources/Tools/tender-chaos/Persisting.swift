@@ -120,9 +120,22 @@ struct PersistingStripeClient: StripeClient {
         return try result.get()
     }
 
+    /// Runs a command that answers through a completion, persists, then delivers the answer (the simulator answers
+    /// within the call unless a fault holds it; the harness injects none that do).
+    private func persistingAnswer<A: Sendable, B: Sendable>(
+        _ completion: @escaping @Sendable (A?, B?) -> Void,
+        _ body: (@escaping @Sendable (A?, B?) -> Void) async -> (any Stripe.Cancelable)?
+    ) async -> (any Stripe.Cancelable)? {
+        let answer = Locked<(A?, B?)?>(nil)
+        let cancelable = await body { first, second in answer.withLock { $0 = (first, second) } }
+        await store.persist()
+        if let (first, second) = answer.current { completion(first, second) }
+        return cancelable
+    }
+
     func setTerminalDelegate(_ delegate: (any Stripe.TerminalDelegate)?) { simulator.setTerminalDelegate(delegate) }
     func setOfflineDelegate(_ delegate: (any Stripe.OfflineDelegate)?) { offline.setTarget(delegate) }
-    func setLogListener(_ listener: (@Sendable (String) -> Void)?) { simulator.setLogListener(listener) }
+    func setLogListener(_ listener: @escaping @Sendable (String) -> Void) { simulator.setLogListener(listener) }
     func clearCachedCredentials() async throws(Stripe.ErrorCode) {
         try await persisting { () async throws(Stripe.ErrorCode) in try await simulator.clearCachedCredentials() }
     }
@@ -134,24 +147,25 @@ struct PersistingStripeClient: StripeClient {
     var offlineModeEnabled: Bool { get async { await simulator.offlineModeEnabled } }
 
     func discoverReaders(_ configuration: Stripe.DiscoveryConfiguration, delegate: any Stripe.DiscoveryDelegate,
-                         completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void) async -> Stripe.Cancelable {
+                         completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void) async -> any Stripe.Cancelable {
         await simulator.discoverReaders(configuration, delegate: delegate, completion: completion)
     }
 
-    func connectReader(_ reader: Stripe.Reader, configuration: Stripe.BluetoothConnectionConfiguration) async
+    func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.BluetoothConnectionConfiguration) async
         throws(Stripe.ErrorCode) -> Stripe.Reader {
         try await persisting { () async throws(Stripe.ErrorCode) in
-            try await simulator.connectReader(reader, configuration: configuration)
+            try await simulator.connectReader(reader, connectionConfig: connectionConfig)
         }
     }
 
     func disconnectReader() async throws(Stripe.ErrorCode) { try await simulator.disconnectReader() }
     func rebootReader() async throws(Stripe.ErrorCode) { try await simulator.rebootReader() }
-    func installAvailableUpdate() async throws(Stripe.ErrorCode) {
-        try await persisting { () async throws(Stripe.ErrorCode) in try await simulator.installAvailableUpdate() }
+    func installAvailableUpdate() async {
+        await simulator.installAvailableUpdate()
+        await store.persist()
     }
 
-    func createPaymentIntent(_ parameters: Stripe.PaymentIntentParameters, createConfig: Stripe.CreateConfiguration)
+    func createPaymentIntent(_ parameters: Stripe.PaymentIntentParameters, createConfig: Stripe.CreateConfiguration?)
         async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
         try await persisting { () async throws(Stripe.ErrorCode) in
             try await simulator.createPaymentIntent(parameters, createConfig: createConfig)
@@ -162,70 +176,75 @@ struct PersistingStripeClient: StripeClient {
         try await simulator.retrievePaymentIntent(clientSecret: clientSecret)
     }
 
-    func collectPaymentMethod(_ intent: Stripe.PaymentIntent, collectConfig: Stripe.CollectConfiguration,
-                              completion: @escaping @Sendable (Result<Stripe.PaymentIntent, Stripe.ErrorCode>) -> Void)
-        async -> Stripe.Cancelable {
+    func collectPaymentMethod(_ paymentIntent: Stripe.PaymentIntent,
+                              collectConfig: Stripe.CollectPaymentIntentConfiguration?,
+                              completion: @escaping @Sendable (Stripe.PaymentIntent?, Stripe.ErrorCode?) -> Void)
+        async -> (any Stripe.Cancelable)? {
         // Collection changes only the SDK's in-memory intent, which a restart loses anyway.
-        await simulator.collectPaymentMethod(intent, collectConfig: collectConfig, completion: completion)
+        await simulator.collectPaymentMethod(paymentIntent, collectConfig: collectConfig, completion: completion)
     }
 
-    func confirmPaymentIntent(_ intent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
+    func confirmPaymentIntent(_ paymentIntent: Stripe.PaymentIntent,
+                              confirmConfig: Stripe.ConfirmPaymentIntentConfiguration?,
+                              completion: @escaping @Sendable (Stripe.PaymentIntent?, Stripe.ErrorCode?) -> Void)
+        async -> (any Stripe.Cancelable)? {
         let timesOut = confirmTimeouts.withLock { count -> Bool in
             guard count > 0 else { return false }
             count -= 1
             return true
         }
-        guard timesOut else {
-            return try await persisting { () async throws(Stripe.ErrorCode) in
-                try await simulator.confirmPaymentIntent(intent)
-            }
+        if timesOut { await simulator.inject(.answerLostAfterCharge) }
+        return await persistingAnswer(completion) { done in
+            await simulator.confirmPaymentIntent(paymentIntent, confirmConfig: confirmConfig, completion: done)
         }
-        await simulator.setSimulatedOfflineMode(.offlineTimeout)
-        let result: Result<Stripe.PaymentIntent, Stripe.ErrorCode>
-        do throws(Stripe.ErrorCode) {
-            result = .success(try await simulator.confirmPaymentIntent(intent))
-        } catch {
-            result = .failure(error)
-        }
-        await store.persist()
-        await simulator.setSimulatedOfflineMode(.disabled)
-        return try result.get()
     }
 
-    func cancelPaymentIntent(_ intent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
-        try await persisting { () async throws(Stripe.ErrorCode) in try await simulator.cancelPaymentIntent(intent) }
+    func cancelPaymentIntent(_ paymentIntent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
+        try await persisting { () async throws(Stripe.ErrorCode) in try await simulator.cancelPaymentIntent(paymentIntent) }
     }
 
-    func localPaymentIntents(metadataKey key: String, value: String) async -> [Stripe.PaymentIntent] {
-        await simulator.localPaymentIntents(metadataKey: key, value: value)
+    func collectRefundPaymentMethod(_ refundParams: Stripe.RefundParameters, refundConfig: Stripe.CollectRefundConfiguration?,
+                                    completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void) async -> (any Stripe.Cancelable)? {
+        await simulator.collectRefundPaymentMethod(refundParams, refundConfig: refundConfig, completion: completion)
     }
 
-    func serverPaymentIntents(metadataKey key: String, value: String) async throws(Stripe.ErrorCode)
-        -> [Stripe.PaymentIntent] {
-        try await simulator.serverPaymentIntents(metadataKey: key, value: value)
+    func confirmRefund(completion: @escaping @Sendable (Stripe.Refund?, Stripe.ErrorCode?) -> Void)
+        async -> (any Stripe.Cancelable)? {
+        await persistingAnswer(completion) { done in await simulator.confirmRefund(completion: done) }
     }
 }
 
-/// The app's server for Stripe: capture and void on the simulated servers, persisted before answering.
-struct PersistingStripeServer: PaymentCaptureService {
+/// The app's server for Stripe: capture, void, cancel and lookups on the simulated servers, persisted before
+/// answering.
+struct PersistingStripeServer: PaymentCaptureService, StripeServerLookup {
     let store: StripeStore
-    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
+    private var server: StripeSimulatorServer { store.simulator.server }
+
+    private func persisting<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            try await store.simulator.capture(stripeId: processorPaymentID, amount: UInt(amount.minorUnits))
+            let value = try await body()
+            await store.persist()
+            return value
         } catch {
             await store.persist()
             throw error
         }
-        await store.persist()
+    }
+
+    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
+        try await persisting { try await server.capture(processor: processor, reference: reference,
+                                                        processorPaymentID: processorPaymentID, amount: amount) }
     }
     func void(processor: String, reference: String, processorPaymentID: String) async throws {
-        do {
-            try await store.simulator.cancelOnServer(stripeId: processorPaymentID)
-        } catch {
-            await store.persist()
-            throw error
-        }
-        await store.persist()
+        try await persisting { try await server.void(processor: processor, reference: reference,
+                                                     processorPaymentID: processorPaymentID) }
+    }
+    func paymentIntents(metadataKey key: String, value: String) async throws -> [Stripe.PaymentIntent] {
+        try await server.paymentIntents(metadataKey: key, value: value)
+    }
+    func paymentIntent(id: String) async throws -> Stripe.PaymentIntent? { try await server.paymentIntent(id: id) }
+    func cancelPaymentIntent(id: String) async throws -> Stripe.PaymentIntent {
+        try await persisting { try await server.cancelPaymentIntent(id: id) }
     }
 }
 

@@ -22,6 +22,7 @@ enum Accounts {
     static var stripeConfiguration: Stripe.SimulatorConfiguration {
         var configuration = Stripe.SimulatorConfiguration(offlineEnabled: true)
         configuration.forwardsWhenNetworkReturns = false  // forwarding is driven step by step
+        configuration.backgroundForwardingDelay = nil
         configuration.timeoutOutcome = .processedResponseLost
         return configuration
     }
@@ -81,8 +82,9 @@ final class World: @unchecked Sendable {
         squareStore = SquareStore(simulator: squareSimulator, file: persistsSimulators ? squareFile : nil)
         stripeClient = PersistingStripeClient(store: stripeStore)
         squareClient = PersistingSquareClient(store: squareStore)
-        stripe = StripeProcessor(client: stripeClient, captureService: PersistingStripeServer(store: stripeStore),
-                                 clock: clock)
+        let stripeServer = PersistingStripeServer(store: stripeStore)
+        stripe = StripeProcessor(client: stripeClient, captureService: stripeServer, serverLookup: stripeServer,
+                                 clock: clock, simulatedReaders: true)
         var squareConfiguration = SquareProcessor.Configuration()
         squareConfiguration.readersAreSimulated = true
         squareConfiguration.deviceOfflinePaymentCap = 100_000

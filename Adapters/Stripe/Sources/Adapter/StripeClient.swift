@@ -1,22 +1,59 @@
 import Foundation
 
-/// The Stripe Terminal SDK's `Terminal` (`SCPTerminal`) as the adapter uses it: on iOS the real SDK conforms
+/// The Stripe Terminal SDK's `Terminal` (`SCPTerminal`, 5.5) as the adapter uses it: on iOS the real SDK conforms
 /// through a thin bridge; on Linux and in tests ``StripeSimulator`` does.
 ///
-/// Calls are the SDK 5.x calls with their Swift names. Where the SDK has a completion block, the call is `async` and
-/// throws the SDK's ``Stripe/ErrorCode``; where it returns a ``Stripe/Cancelable`` (discovery, collection), the call
-/// returns the cancelable at once and reports through its completion, exactly once.
+/// Every requirement is one SDK call (or property) under its Swift name, with the same shape: the SDK's completion
+/// blocks where the SDK returns a ``Stripe/Cancelable`` (discovery, collection, confirmation, in-person refunds), and
+/// the SDK's own `async` import (the Clang import of a completion-handler method) where it does not. Nothing here
+/// lists what the SDK stored: the SDK has no such call (its `offlineStatus` holds counts and amounts only), so the
+/// adapter never depends on one. Stripe's server-side calls are in ``StripeServerLookup``, not here.
+///
+/// ## What a bridge does, call by call
+/// - **Set-up.** Before `Terminal.shared` is first read, call `Terminal.initWithTokenProvider(_:delegate:offlineDelegate:logLevel:)`
+///   once, with an `NSObject` conforming to `ConnectionTokenProvider` whose async `fetchConnectionToken()` calls the
+///   app's ``Stripe/ConnectionTokenProvider``. The token provider cannot be changed afterwards (the SDK has no
+///   setter since 5.0): it is the bridge's initializer argument, not a call here.
+/// - **Objects.** Keep a registry from ``Stripe/PaymentIntent/sdkHandle`` to the `SCPPaymentIntent` the SDK handed
+///   out (assign a fresh handle to every object the SDK returns: create, retrieve, collect, confirm, cancel, the
+///   error's intent, the forwarding callback's intent) and pass the registered object back. An unknown handle (a
+///   server copy, or one from before a relaunch) is refused with ``Stripe/ErrorCode/Code/confirmInvalidPaymentIntent``
+///   without calling the SDK. Readers are passed back by serial number from the last discovery.
+/// - **Errors.** Convert each `NSError` in `ErrorDomain` to ``Stripe/ErrorCode`` by case name (see that type), with
+///   `ConfirmPaymentIntentError.paymentIntent` / `ConfirmRefundError.refund` as ``Stripe/ErrorCode/paymentIntent`` /
+///   ``Stripe/ErrorCode/refund``.
+/// - **Threads.** The SDK runs one command at a time and names no callback queue; completions and delegate methods
+///   may arrive on any thread. Hop to the main actor before calling the SDK (CHANGELOG 5.4.0 fixed a crash when
+///   callbacks ran off the main thread under Swift concurrency); every closure here is `@Sendable`.
+/// - **Delegates.** The SDK has one `delegate` and one `offlineDelegate` at a time and holds the Bluetooth
+///   connection configuration's delegate weakly: the bridge keeps strong references and wraps each protocol here in
+///   an `NSObject` conforming to the SDK's.
+///
+/// ## Remaining differences from the SDK
+/// - ``offlineModeEnabled`` is not an SDK property (the Terminal Configuration API's `offline[enabled]`): the
+///   bridge answers from the app's configuration.
+/// - Readers are Bluetooth only (``connectReader(_:connectionConfig:)`` takes a
+///   ``Stripe/BluetoothConnectionConfiguration``); internet, Tap to Pay and USB connections are left out.
+/// - ``Stripe/DiscoveryConfiguration`` is one value for the SDK's per-method configuration classes.
+/// - Only the fields the adapter reads are modelled on SDK objects; `reader(_:didReportReaderEvent:info:)` drops
+///   `info`.
+/// - `processPaymentIntent` and `processRefund` (5.0's one-call forms) are not used: the adapter reports
+///   ``Tender/PaymentState/collecting`` and ``Tender/PaymentState/processing`` separately, applies seed 002's
+///   failure table to the confirmation's typed error (`processPaymentIntent` reports a plain `Error`), and
+///   confirms an already collected intent again after a lost answer without asking the customer for the card.
 public protocol StripeClient: Sendable {
-    // MARK: Delegates, credentials and logging
+    // MARK: Delegates, logging and credentials
 
-    /// `Terminal.shared.delegate`: connection and payment status changes.
+    /// `Terminal.shared.delegate`: connection and payment status changes. The SDK asserts that it is set before a
+    /// Bluetooth reader connects.
     func setTerminalDelegate(_ delegate: (any Stripe.TerminalDelegate)?)
     /// `Terminal.shared.offlineDelegate` ⚑: must be set before collecting payments offline.
     func setOfflineDelegate(_ delegate: (any Stripe.OfflineDelegate)?)
-    /// `Terminal.setLogListener(_:)`: the SDK's logs, for the app's remote logs. Informational only.
-    func setLogListener(_ listener: (@Sendable (String) -> Void)?)
-    /// `clearCachedCredentials()`: for an account switch. Fails with `unexpectedOperationError` (5008) while a
-    /// reader is connected; afterwards `paymentsCount` is nil and the amounts are empty.
+    /// `Terminal.setLogListener(_:)`: the SDK's logs, for the app's remote logs. Informational only; the listener
+    /// cannot be removed (the SDK has no way to), so set it once.
+    func setLogListener(_ listener: @escaping @Sendable (String) -> Void)
+    /// `clearCachedCredentials()` (a `Result` in the SDK's Swift overlay): for an account switch. Fails with
+    /// `unexpectedOperationError` (5008) while a reader is connected; afterwards `paymentsCount` is nil.
     func clearCachedCredentials() async throws(Stripe.ErrorCode)
 
     // MARK: Status
@@ -25,124 +62,92 @@ public protocol StripeClient: Sendable {
     var connectionStatus: Stripe.ConnectionStatus { get async }
     /// `paymentStatus`.
     var paymentStatus: Stripe.PaymentStatus { get async }
-    /// `offlineStatus` ⚑.
+    /// `offlineStatus` ⚑: the SDK's network status, and the count and amounts of what it stores.
     var offlineStatus: Stripe.OfflineStatus { get async }
     /// `connectedReader`: nil until connect completes.
     var connectedReader: Stripe.Reader? { get async }
-    /// Whether offline mode is enabled for the account and location (Terminal Configuration API
-    /// `offline[enabled]`; the simulator's `offlineEnabled`). The SDK has no property for it: a bridge answers from
-    /// the app's configuration.
+    /// Whether offline mode is enabled for the account and location. Not an SDK property (see above).
     var offlineModeEnabled: Bool { get async }
 
     // MARK: Readers
 
-    /// `discoverReaders(_:delegate:completion:)`. Readers are reported to `delegate` as they are found; the
-    /// completion runs when discovery stops: a timeout (`bluetoothScanTimedOut` if nothing was found), a
+    /// `discoverReaders(_:delegate:completion:) -> Cancelable`. Readers are reported to `delegate` as they are found;
+    /// the completion runs when discovery stops: a timeout (`bluetoothScanTimedOut` if nothing was found), a
     /// connection, or cancellation (then with nil).
     func discoverReaders(_ configuration: Stripe.DiscoveryConfiguration, delegate: any Stripe.DiscoveryDelegate,
-                         completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void) async -> Stripe.Cancelable
-    /// `connectReader(_:connectionConfig:)` for a Bluetooth reader, at a location. Required updates install during
-    /// the connection (reported to the configuration's delegate); offline connections follow Stripe's 30-day rules.
-    func connectReader(_ reader: Stripe.Reader, configuration: Stripe.BluetoothConnectionConfiguration) async
+                         completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void) async -> any Stripe.Cancelable
+    /// `connectReader(_:connectionConfig:) async throws -> Reader` for a Bluetooth reader, at a location. Required
+    /// updates install during the connection (reported to the configuration's delegate); offline connections follow
+    /// Stripe's 30-day rules.
+    func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.BluetoothConnectionConfiguration) async
         throws(Stripe.ErrorCode) -> Stripe.Reader
-    /// `disconnectReader()`.
+    /// `disconnectReader() async throws`.
     func disconnectReader() async throws(Stripe.ErrorCode)
-    /// `rebootReader()`: the reader disconnects (`rebootRequested`), reboots, and reconnects if automatic
-    /// reconnection is on.
+    /// `rebootReader() async throws`: the reader disconnects (`rebootRequested`), reboots, and reconnects if
+    /// automatic reconnection is on.
     func rebootReader() async throws(Stripe.ErrorCode)
-    /// `installAvailableUpdate()`: installs the update reported by `didReportAvailableUpdate`.
-    func installAvailableUpdate() async throws(Stripe.ErrorCode)
+    /// `installAvailableUpdate()`: no completion and no result; start, progress and the outcome (an error, or nil
+    /// `update` when there was nothing to install) go to the connected reader's ``Stripe/MobileReaderDelegate``.
+    func installAvailableUpdate() async
 
     // MARK: Payments
 
-    /// `createPaymentIntent(_:createConfig:)`. Offline (or with `forceOffline`) the intent has a nil `stripeId`.
-    func createPaymentIntent(_ parameters: Stripe.PaymentIntentParameters, createConfig: Stripe.CreateConfiguration)
+    /// `createPaymentIntent(_:createConfig:) async throws -> PaymentIntent`. Offline (or with `forceOffline`) the
+    /// intent has a nil `stripeId`.
+    func createPaymentIntent(_ parameters: Stripe.PaymentIntentParameters, createConfig: Stripe.CreateConfiguration?)
         async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent
-    /// `retrievePaymentIntent(clientSecret:)`: an intent created on the app's server.
+    /// `retrievePaymentIntent(clientSecret:) async throws -> PaymentIntent`: an SDK object for an intent that exists
+    /// on Stripe (created on the app's server, or by an earlier launch of the app).
     func retrievePaymentIntent(clientSecret: String) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent
-    /// `collectPaymentMethod(_:collectConfig:completion:)`: reader prompts go to the connected reader's delegate;
-    /// the completion receives the intent in `requiresConfirmation`, or an error (`canceled` when canceled).
-    func collectPaymentMethod(_ intent: Stripe.PaymentIntent, collectConfig: Stripe.CollectConfiguration,
-                              completion: @escaping @Sendable (Result<Stripe.PaymentIntent, Stripe.ErrorCode>) -> Void)
-        async -> Stripe.Cancelable
-    /// `confirmPaymentIntent(_:)`. On failure the error's `paymentIntent` is the updated intent
-    /// (`requiresConfirmation`: confirm again; `requiresPaymentMethod`: collect again), or nil when the request
-    /// timed out and the outcome is unknown (confirm the same intent again; never create a new one).
-    func confirmPaymentIntent(_ intent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent
-    /// `cancelPaymentIntent(_:)`.
-    func cancelPaymentIntent(_ intent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent
+    /// `collectPaymentMethod(_:collectConfig:completion:) -> Cancelable?`: reader prompts go to the connected
+    /// reader's delegate; the completion receives the intent in `requiresConfirmation`, or an error (`canceled` when
+    /// canceled). Collection is local to the SDK: Stripe's copy stays `requires_payment_method`.
+    func collectPaymentMethod(_ paymentIntent: Stripe.PaymentIntent,
+                              collectConfig: Stripe.CollectPaymentIntentConfiguration?,
+                              completion: @escaping @Sendable (Stripe.PaymentIntent?, Stripe.ErrorCode?) -> Void)
+        async -> (any Stripe.Cancelable)?
+    /// `confirmPaymentIntent(_:confirmConfig:completion:) -> Cancelable?`. On failure the error
+    /// (`ConfirmPaymentIntentError`) carries the updated intent (`requiresConfirmation`: confirm again;
+    /// `requiresPaymentMethod`: collect again), or nil when the request timed out and the outcome is unknown
+    /// (confirm the same intent again; never create a new one). Cancelable only until the request leaves the device.
+    func confirmPaymentIntent(_ paymentIntent: Stripe.PaymentIntent,
+                              confirmConfig: Stripe.ConfirmPaymentIntentConfiguration?,
+                              completion: @escaping @Sendable (Stripe.PaymentIntent?, Stripe.ErrorCode?) -> Void)
+        async -> (any Stripe.Cancelable)?
+    /// `cancelPaymentIntent(_:) async throws -> PaymentIntent`. A payment stored for forwarding cannot be canceled.
+    func cancelPaymentIntent(_ paymentIntent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode)
+        -> Stripe.PaymentIntent
 
-    /// The SDK's own copies of the intents whose `metadata[key] == value`: created or collected in this app session,
-    /// or stored offline and not yet forwarded. Answered from the device, online or not. Not a single SDK call: a
-    /// bridge keeps the intents it has handed out and the ones the SDK stored.
-    func localPaymentIntents(metadataKey key: String, value: String) async -> [Stripe.PaymentIntent]
+    // MARK: In-person refunds (Interac)
 
-    /// Stripe's server-side intents whose `metadata[key] == value`. Not an SDK call: a bridge asks the app's backend
-    /// (Stripe's search API, `metadata['key']:'value'`). Throws when it cannot be reached. With
-    /// ``localPaymentIntents(metadataKey:value:)`` it is how the adapter finds an earlier attempt's intent after a
-    /// timeout or a restart, so that it never creates a second one.
-    func serverPaymentIntents(metadataKey key: String, value: String) async throws(Stripe.ErrorCode)
-        -> [Stripe.PaymentIntent]
+    /// `collectRefundPaymentMethod(_:refundConfig:completion:) -> Cancelable?` (deprecated in 5.0 for
+    /// `processRefund`, still in the SDK): the cardholder presents the card to be refunded; the completion gets nil
+    /// or an error. Only for payment methods refunded in person (Interac).
+    func collectRefundPaymentMethod(_ refundParams: Stripe.RefundParameters,
+                                    refundConfig: Stripe.CollectRefundConfiguration?,
+                                    completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void)
+        async -> (any Stripe.Cancelable)?
+    /// `confirmRefund(completion:) -> Cancelable?` (deprecated like the above): refunds the collected card. The
+    /// error (`ConfirmRefundError`) carries the failed refund, or nil when the request timed out (outcome unknown).
+    func confirmRefund(completion: @escaping @Sendable (Stripe.Refund?, Stripe.ErrorCode?) -> Void)
+        async -> (any Stripe.Cancelable)?
 }
 
 extension Stripe {
-    /// `SCPConnectionTokenProvider`: the app fetches a connection token from its backend. The SDK may ask while
-    /// forwarding offline payments, even when it believes it is offline.
+    /// `SCPConnectionTokenProvider` in its `async` form: the app fetches a connection token from its backend. The SDK
+    /// may ask while forwarding offline payments, even when it believes it is offline. Given to the bridge (or the
+    /// simulator) at initialization, like the SDK's `initWithTokenProvider`.
     public protocol ConnectionTokenProvider: Sendable {
-        /// `fetchConnectionToken`: a token, or an error. An empty token is the SDK's "(nil, nil)" case.
+        /// `fetchConnectionToken() async throws -> String`: a token, or an error. The async form cannot answer
+        /// "nothing"; the simulator treats an empty token as the completion form's `(nil, nil)` (1510).
         func fetchConnectionToken() async throws -> String
     }
 
-    /// `SCPTerminalDelegate`.
+    /// `SCPTerminalDelegate` (both methods optional in the SDK).
     public protocol TerminalDelegate: Sendable {
         /// `terminal(_:didChangeConnectionStatus:)`.
         func didChangeConnectionStatus(_ status: ConnectionStatus)
         /// `terminal(_:didChangePaymentStatus:)`.
         func didChangePaymentStatus(_ status: PaymentStatus)
-    }
-
-    /// `SCPOfflineDelegate` ⚑ (all methods required).
-    public protocol OfflineDelegate: Sendable {
-        /// `terminal(_:didChange:)`: a field of `offlineStatus` changed.
-        func didChangeOfflineStatus(_ offlineStatus: OfflineStatus)
-        /// `terminal(_:didForwardPaymentIntent:error:)`: a stored intent was forwarded. On success `stripeId` is
-        /// set; on error the intent is the local copy, identified by its metadata.
-        func didForwardPaymentIntent(_ intent: PaymentIntent, error: ErrorCode?)
-        /// `terminal(_:didReportForwardingError:)`: a forwarding error not tied to one intent (1511, 9051, 1930).
-        func didReportForwardingError(_ error: ErrorCode)
-    }
-
-    /// `SCPDiscoveryDelegate`.
-    public protocol DiscoveryDelegate: Sendable {
-        /// `terminal(_:didUpdateDiscoveredReaders:)`: the latest list of readers found.
-        func didUpdateDiscoveredReaders(_ readers: [Reader])
-    }
-
-    /// `SCPMobileReaderDelegate` with the base `SCPReaderDelegate` (disconnect and reconnection callbacks).
-    public protocol MobileReaderDelegate: Sendable {
-        /// `reader(_:didReportAvailableUpdate:)`: an optional update, with its `requiredAt`.
-        func didReportAvailableUpdate(_ update: ReaderSoftwareUpdate)
-        /// `reader(_:didStartInstallingUpdate:cancelable:)`. Canceling a required update fails the connection.
-        func didStartInstallingUpdate(_ update: ReaderSoftwareUpdate, cancelable: Cancelable?)
-        /// `reader(_:didReportReaderSoftwareUpdateProgress:)`, 0...1.
-        func didReportReaderSoftwareUpdateProgress(_ progress: Double)
-        /// `reader(_:didFinishInstallingUpdate:error:)`.
-        func didFinishInstallingUpdate(_ update: ReaderSoftwareUpdate?, error: ErrorCode?)
-        /// `reader(_:didRequestReaderInput:)`.
-        func didRequestReaderInput(_ inputOptions: ReaderInputOptions)
-        /// `reader(_:didRequestReaderDisplayMessage:)`.
-        func didRequestReaderDisplayMessage(_ displayMessage: ReaderDisplayMessage)
-        /// `reader(_:didReportReaderEvent:info:)`.
-        func didReportReaderEvent(_ event: ReaderEvent)
-        /// `reader(_:didReportBatteryLevel:status:isCharging:)`.
-        func didReportBatteryLevel(_ batteryLevel: Double, status: BatteryStatus, isCharging: Bool)
-        /// `reader(_:didDisconnect:)`.
-        func didDisconnect(_ reason: DisconnectReason)
-        /// `reader(_:didStartReconnect:disconnectReason:)`; the cancelable stops the reconnection.
-        func didStartReconnect(_ cancelable: Cancelable, disconnectReason: DisconnectReason)
-        /// `readerDidSucceedReconnect(_:)`.
-        func didSucceedReconnect()
-        /// `readerDidFailReconnect(_:)`; `didDisconnect` follows.
-        func didFailReconnect()
     }
 }

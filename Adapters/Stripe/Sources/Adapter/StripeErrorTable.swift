@@ -33,9 +33,9 @@ extension Stripe {
             "Collect/confirm called with a nil PI."),
         VendorErrorMapping("nilSetupIntent", 1542, .integrationError, .fixIntegration, .processing,
             "SetupIntent collect/confirm called with nil SetupIntent."),
-        VendorErrorMapping("nilRefundPaymentMethod", 1550, .integrationError, .fixIntegration, .unknown,
+        VendorErrorMapping("nilRefundPaymentMethod", 1550, .integrationError, .fixIntegration, .refund,
             "ConfirmRefund was called without calling collectRefundPaymentMethod beforehand."),
-        VendorErrorMapping("invalidRefundParameters", 1555, .invalidRequest, .fixRequest, .unknown,
+        VendorErrorMapping("invalidRefundParameters", 1555, .invalidRequest, .fixRequest, .refund,
             "RefundParameters object has invalid values."),
         VendorErrorMapping("invalidClientSecret", 1560, .integrationError, .fixIntegration, .creation,
             "PaymentIntent or SetupIntent was referenced using an invalid client secret."),
@@ -289,10 +289,10 @@ extension Stripe {
             "Cardholder consent required."),
         VendorErrorMapping("commandInvalidAllowRedisplay", 6701, .integrationError, .fixIntegration, .collection,
             "Customer consent required to set allow_redisplay ALWAYS/LIMITED."),
-        VendorErrorMapping("refundFailed", 6800, .refundFailed, .none, .capture,
+        VendorErrorMapping("refundFailed", 6800, .refundFailed, .none, .refund,
             "The refund failed at the issuer."),
-        VendorErrorMapping("cardSwipeNotAvailable", 6900, .cardNotSupportedOffline, .collectAnotherCard, .processing,  // ⚑
-            "Swiped cards are not accepted offline; insert the card instead."),
+        VendorErrorMapping("cardSwipeNotAvailable", 6900, .cardNotSupportedOffline, .retrySamePayment, .processing,  // ⚑
+            "Swiped cards are not accepted offline; insert or tap the same card."),
         VendorErrorMapping("interacNotSupportedOffline", 6901, .cardNotSupportedOffline, .collectAnotherCard, .processing,  // ⚑
             "Interac cards are not accepted offline."),
         VendorErrorMapping("offlineAndCardExpired", 6902, .cardExpired, .collectAnotherCard, .processing,  // ⚑

@@ -4,9 +4,21 @@ import Tender
 /// Stripe's states, enums and errors in Tender's terms: exhaustive `switch`es over cases, never the SDK's integer
 /// raw values. The error table is ``Stripe/errorTable``.
 public enum StripeMapping {
-    /// The metadata key that carries the app's reference, so that an offline intent (nil `stripeId`) is matched back
-    /// when it is forwarded.
+    /// The metadata key that carries the app's reference, so that an intent created offline (nil `stripeId`) is
+    /// matched back when it is forwarded, and an intent is found by search after a relaunch.
     public static let referenceMetadataKey = "tender_reference"
+    /// The metadata key that carries the vendor payment number (``Tender/PaymentAttempt/paymentAttempt``): each
+    /// vendor payment of a reference is its own PaymentIntent.
+    public static let attemptMetadataKey = "tender_attempt"
+    /// Set on intents created `requireOnline`: the SDK never stores those offline, so Stripe's copy is the whole truth.
+    public static let onlineOnlyMetadataKey = "tender_online_only"
+    /// The metadata key of an in-person refund's idempotency key (the SDK's refunds take none).
+    public static let refundMetadataKey = "tender_refund"
+
+    /// The vendor payment number an intent's metadata names (1 when absent).
+    public static func paymentAttempt(_ intent: Stripe.PaymentIntent) -> Int {
+        intent.metadata[attemptMetadataKey].flatMap(Int.init) ?? 1
+    }
 
     // MARK: Errors
 
@@ -18,107 +30,141 @@ public enum StripeMapping {
                                 declineCode: error.declineCode ?? error.offlineDeclineReason, phase: phase)
     }
 
-    /// What to do after `confirmPaymentIntent` failed, from the intent the error carries (seed 002 and 003).
-    public enum ProcessingFailure: Hashable, Sendable {
-        /// The intent is still `requiresConfirmation` (for example no internet): confirm the same intent again.
-        case retryConfirm
-        /// The intent went back to `requiresPaymentMethod` (for example a decline): collect another card on the
-        /// same intent.
-        case collectAnotherCard
-        /// The intent is nil: the request timed out and the status is unknown. Confirm the same intent again; never
-        /// create a new one, and never capture the original if abandoned.
-        case outcomeUnknown
-        /// Any other status: nothing to retry; report the mapped error.
-        case other(Stripe.PaymentIntentStatus)
+    /// A definite failure's error, saying what a retry will do: nothing was charged, and taking the payment again
+    /// under the same reference starts a new attempt (a new PaymentIntent), because the core starts a new vendor
+    /// payment after a definite ending.
+    public static func definiteFailure(_ error: PaymentError) -> PaymentError {
+        var error = error
+        guard error.recovery == .retrySamePayment || error.recovery == .waitAndRetry else { return error }
+        error.message += " Nothing was charged; taking the payment again reads the card again as a new attempt."
+        return error
     }
 
-    /// The processing-failure rule for a confirm error.
-    public static func processingFailure(_ error: Stripe.ErrorCode) -> ProcessingFailure {
+    /// Seed 002's "Handle processing failures" table, read from the intent a failed confirmation carries.
+    public enum ConfirmFailure: Hashable, Sendable {
+        /// The intent is nil: the request timed out and the status is unknown. Confirm the same intent again (once
+        /// Stripe is known not to have processed it); never create a new one.
+        case outcomeUnknown
+        /// `requiresConfirmation` after a connectivity error: "temporary connectivity problem"; Stripe has not seen
+        /// the request. Confirm the same intent again.
+        case retryConfirm(Stripe.PaymentIntent)
+        /// `requiresConfirmation` after any other error: the SDK refused to confirm (an offline limit, no reader)
+        /// without sending anything; nothing was charged and the same confirmation would be refused again.
+        case refused(Stripe.PaymentIntent)
+        /// `requiresPaymentMethod`: the card was declined (a failed charge) or refused by the SDK (offline rules);
+        /// nothing was charged. Another card is collected, for a new attempt.
+        case collectAgain(Stripe.PaymentIntent)
+        /// `processing` or `requiresAction`: Stripe is still working on it. Not final; look it up later.
+        case inFlight(Stripe.PaymentIntent)
+        /// `requiresCapture`, `succeeded`, `requiresReauthorization` or `canceled`: Stripe already acted (for
+        /// example an earlier confirmation whose answer was lost). Report what the intent says.
+        case alreadyFinal(Stripe.PaymentIntent)
+    }
+
+    /// The processing-failure rule for a confirmation error.
+    public static func confirmFailure(_ error: Stripe.ErrorCode) -> ConfirmFailure {
         guard let intent = error.paymentIntent else { return .outcomeUnknown }
         switch intent.status {
-        case .requiresConfirmation: return .retryConfirm
-        case .requiresPaymentMethod: return .collectAnotherCard
-        case .requiresAction, .requiresCapture, .processing, .canceled, .succeeded, .requiresReauthorization:
-            return .other(intent.status)
+        case .requiresConfirmation: return connectivityErrors.contains(error.code.name) ? .retryConfirm(intent) : .refused(intent)
+        case .requiresPaymentMethod: return .collectAgain(intent)
+        case .processing, .requiresAction: return .inFlight(intent)
+        case .requiresCapture, .succeeded, .requiresReauthorization, .canceled: return .alreadyFinal(intent)
         }
     }
 
-    /// The ``PaymentError`` for a confirm failure, with the processing-failure rule's recovery applied.
-    public static func confirmError(_ error: Stripe.ErrorCode) -> PaymentError {
+    /// The errors seed 002 calls a "temporary connectivity problem": confirming the same intent again may succeed.
+    public static let connectivityErrors: Set<String> = [
+        "notConnectedToInternet", "notConnectedToInternetAndOfflineBehaviorRequireOnline", "requestTimedOut",
+        "internalNetworkError", "stripeAPIResponseDecodingError", "connectionTokenProviderCompletedWithError",
+        "connectionTokenProviderTimedOut",
+    ]
+
+    /// The ``PaymentError`` for a confirmation failure whose outcome is not final (nil intent, `requiresConfirmation`,
+    /// or in flight): the same PaymentIntent is confirmed again, never a new one.
+    public static func pendingConfirmError(_ error: Stripe.ErrorCode) -> PaymentError {
         var mapped = paymentError(error, phase: .processing)
-        switch processingFailure(error) {
+        switch confirmFailure(error) {
         case .outcomeUnknown:
             mapped.code = .outcomeUnknown
-            mapped.recovery = .retrySamePayment
             mapped.message = "Stripe did not answer in time; whether the card was charged is not known yet. "
                 + "The same PaymentIntent will be confirmed again, never a new one."
         case .retryConfirm:
-            if mapped.recovery != .goOnline { mapped.recovery = .retrySamePayment }
-        case .collectAnotherCard:
-            mapped.recovery = .collectAnotherCard
-        case .other:
+            mapped.message += " Stripe has not received the payment; nothing was charged. Retrying confirms the "
+                + "same PaymentIntent with the card already read."
+        case .inFlight:
+            mapped.code = .outcomeUnknown
+            mapped.message = "Stripe is still processing the payment; its outcome is looked up, never charged again."
+        case .collectAgain, .alreadyFinal, .refused:
             break
         }
+        if mapped.recovery != .goOnline { mapped.recovery = .retrySamePayment }
         return mapped
     }
 
     // MARK: Payment intents
 
-    /// The Tender state of an intent, as the adapter reports it after confirmation or a lookup.
+    /// The Tender state of an intent as Stripe (or the SDK) holds it now.
     ///
     /// | Stripe | Tender |
     /// |---|---|
-    /// | `requiresCapture` / `succeeded`, `offlineDetails.requiresUpload` | ``PaymentState/storedOffline`` |
-    /// | `requiresCapture` / `succeeded`, forwarded (offline details, no upload needed) | ``PaymentState/forwarded`` |
-    /// | `requiresCapture` (online) | ``PaymentState/authorized`` |
+    /// | `requiresCapture` / `succeeded` / `requiresReauthorization`, `offlineDetails.requiresUpload` | ``PaymentState/storedOffline`` |
+    /// | the same, forwarded (offline details, no upload needed) | ``PaymentState/forwarded`` |
+    /// | `requiresCapture` / `requiresReauthorization` (online) | ``PaymentState/authorized`` |
     /// | `succeeded` (online) | ``PaymentState/succeeded`` |
-    /// | `requiresPaymentMethod` with a failed charge | ``PaymentState/declined`` (``PaymentState/declinedAfterForwarding`` if forwarded) |
-    /// | `requiresPaymentMethod` (no charge), `requiresConfirmation` | ``PaymentState/failed``: nothing was charged |
-    /// | `requiresAction`, `processing` | ``PaymentState/outcomeUnknown`` |
+    /// | `requiresPaymentMethod` with a failed charge or payment error | ``PaymentState/declined`` (``PaymentState/declinedAfterForwarding`` if collected offline) |
+    /// | `requiresPaymentMethod` (nothing tried) | ``PaymentState/collecting``: exists, waiting for a card |
+    /// | `requiresConfirmation`, `processing`, `requiresAction` | ``PaymentState/processing``: exists, not finished |
     /// | `canceled` | ``PaymentState/canceled`` |
-    /// | `requiresReauthorization` | ``PaymentState/authorized`` (``PaymentState/forwarded`` when collected offline): the authorization expired and must be renewed before capture |
     public static func paymentState(_ intent: Stripe.PaymentIntent) -> PaymentState {
         let collectedOffline = intent.offlineDetails != nil
-        let awaitingUpload = intent.offlineDetails?.requiresUpload ?? false
         switch intent.status {
-        case .requiresCapture, .succeeded:
-            if awaitingUpload { return .storedOffline }
+        case .requiresCapture, .succeeded, .requiresReauthorization:
+            if intent.offlineDetails?.requiresUpload == true { return .storedOffline }
             if collectedOffline { return .forwarded }
             return intent.status == .succeeded ? .succeeded : .authorized
         case .requiresPaymentMethod:
-            let declined = intent.charges.contains { $0.status == .failed }
+            let declined = intent.charges.contains { $0.status == .failed } || intent.lastPaymentError != nil
             if declined { return collectedOffline ? .declinedAfterForwarding : .declined }
-            return .failed
-        case .requiresConfirmation: return .failed
-        case .requiresAction, .processing: return .outcomeUnknown
+            return .collecting
+        case .requiresConfirmation, .processing, .requiresAction: return .processing
         case .canceled: return .canceled
-        case .requiresReauthorization:
-            // The authorization expired and must be renewed before capture: still awaiting capture. An offline
-            // intent stays in the offline branch of the lifecycle (forwarded → authorized is not a transition).
-            if awaitingUpload { return .storedOffline }
-            return collectedOffline ? .forwarded : .authorized
         }
     }
 
-    /// What `didForwardPaymentIntent(intent, error)` means for the payment with the reference in the intent's
-    /// metadata, or nil when the intent carries no reference (it was not created by Tender).
-    ///
-    /// No error: ``PaymentState/forwarded`` (with the new `stripeId`). A decline (`declinedByStripeAPI`, or any error
-    /// the table maps to a declined or expired card): ``PaymentState/declinedAfterForwarding``. Anything else:
-    /// ``PaymentState/failedToForward``.
-    public static func forwardingUpdate(_ intent: Stripe.PaymentIntent, error: Stripe.ErrorCode?)
-        -> ProcessorPaymentUpdate? {
-        guard let reference = intent.metadata[referenceMetadataKey] else { return nil }
-        var state = PaymentState.forwarded
-        var mapped: PaymentError?
-        if let error {
-            let paymentError = paymentError(error, phase: .forwarding)
-            mapped = paymentError
-            state = paymentError.code == .cardDeclined || paymentError.code == .cardExpired
-                ? .declinedAfterForwarding : .failedToForward
+    /// Whether Stripe released the authorization itself (`cancellationReason == "automatic"` on an intent that was
+    /// authorized): the capture window passed.
+    public static func authorizationExpired(_ intent: Stripe.PaymentIntent) -> Bool {
+        intent.status == .canceled && intent.cancellationReason == "automatic" && intent.authorizedCharge != nil
+    }
+
+    /// What an intent says, as an update for `reference`: the state, the route, the ids, the card, the vendor's
+    /// `storedAt` and `captureBefore`, and the error a decline, an expired or a to-be-renewed authorization carries.
+    public static func update(for intent: Stripe.PaymentIntent, reference: String) -> ProcessorPaymentUpdate {
+        let state = paymentState(intent)
+        var update = ProcessorPaymentUpdate(reference: reference, state: state, route: route(intent),
+                                            processorPaymentID: intent.stripeId, card: cardDetails(intent),
+                                            storedAt: intent.offlineDetails?.storedAt)
+        if state == .authorized || state == .forwarded {
+            update.captureBefore = intent.authorizedCharge?.cardPresentDetails?.captureBefore
         }
-        return ProcessorPaymentUpdate(reference: reference, state: state, route: .offline,
-                                      processorPaymentID: intent.stripeId, card: cardDetails(intent), error: mapped)
+        switch intent.status {
+        case .requiresPaymentMethod where state == .declined || state == .declinedAfterForwarding:
+            update.error = Stripe.errorTable.error(named: Stripe.ErrorCode.Code.declinedByStripeAPI.name,
+                                                   numericCode: 6000, vendorMessage: intent.lastPaymentError?.message,
+                                                   declineCode: intent.lastPaymentError?.declineCode,
+                                                   phase: state == .declined ? .processing : .forwarding)
+        case .requiresReauthorization:
+            update.error = PaymentError(.reauthorizationRequired, recovery: .none, phase: .capture,
+                                        message: "The authorization must be renewed before it can be captured; "
+                                            + "capturing now fails. Renew it on the server or take a new payment.")
+        case .canceled where authorizationExpired(intent):
+            update.error = PaymentError(.authorizationExpired, recovery: .none, phase: .capture,
+                                        message: "The authorization expired before it was captured; Stripe released "
+                                            + "the funds. Take a new payment if it is still owed.")
+        default:
+            break
+        }
+        return update
     }
 
     /// The route of an intent: offline when it was confirmed offline.
@@ -183,9 +229,11 @@ public enum StripeMapping {
         case .processing: .processing
         }
     }
+}
 
-    // MARK: Reader prompts and events
+// MARK: - Readers and cards
 
+extension StripeMapping {
     /// `ReaderDisplayMessage`.
     public static func displayMessage(_ message: Stripe.ReaderDisplayMessage) -> ReaderDisplayMessage {
         switch message {
@@ -231,8 +279,6 @@ public enum StripeMapping {
         }
     }
 
-    // MARK: Cards
-
     /// `CardBrand`.
     public static func cardBrand(_ brand: Stripe.CardBrand) -> CardBrand {
         switch brand {
@@ -273,17 +319,17 @@ public enum StripeMapping {
                     expiryMonth: details.expMonth, expiryYear: details.expYear)
     }
 
-    /// The receipt details of an intent: offline card-present details when confirmed offline, else online ones.
+    /// The receipt details of an intent: the authorizing charge's card-present details when Stripe has them, else
+    /// the offline card-present details.
     public static func cardDetails(_ intent: Stripe.PaymentIntent) -> CardDetails? {
-        (intent.offlineDetails?.cardPresentDetails ?? intent.cardPresentDetails).map(cardDetails)
+        (intent.authorizedCharge?.cardPresentDetails ?? intent.offlineDetails?.cardPresentDetails
+            ?? intent.charges.last?.cardPresentDetails).map(cardDetails)
     }
-
-    // MARK: Readers
 
     /// A Stripe reader as Tender's ``Reader`` (the serial number is the id).
     public static func reader(_ reader: Stripe.Reader) -> Reader {
         Reader(id: reader.serialNumber, serialNumber: reader.serialNumber, model: reader.deviceType.rawValue,
-               softwareVersion: reader.deviceSoftwareVersion, batteryLevel: reader.batteryLevel,
+               softwareVersion: reader.deviceSoftwareVersion, batteryLevel: reader.batteryLevel.map(Double.init),
                isCharging: reader.isCharging, locationID: reader.locationId, isSimulated: reader.simulated)
     }
 
@@ -297,7 +343,7 @@ public enum StripeMapping {
     /// The upper bound of an update's duration estimate, in seconds.
     public static func estimatedSeconds(_ estimate: Stripe.UpdateTimeEstimate) -> Double {
         switch estimate {
-        case .lessThan1Minute: 60
+        case .estimateLessThan1Minute: 60
         case .estimate1To2Minutes: 120
         case .estimate2To5Minutes: 300
         case .estimate5To15Minutes: 900

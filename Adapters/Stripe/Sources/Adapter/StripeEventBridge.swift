@@ -1,0 +1,177 @@
+import Foundation
+import Tender
+
+/// The adapter's delegates: turns the SDK's callbacks into ``ProcessorEvent``s and remembers what they said about
+/// stored payments (the SDK lists nothing it stores: these callbacks, and the payments this launch stored, are all the
+/// per-payment knowledge there is; after a relaunch it starts empty).
+final class StripeEventBridge: Stripe.TerminalDelegate, Stripe.OfflineDelegate, Stripe.MobileReaderDelegate {
+    let emitter: ProcessorEventEmitter
+    private let clock: any TenderClock
+    private let network = Locked<Stripe.NetworkStatus?>(nil)
+    /// Per-payment queue entries, by reference.
+    private let queue = Locked<[String: QueuedPayment]>([:])
+    /// The intent each forwarding callback reported, and what it meant, by reference.
+    private let forwarded = Locked<[String: (intent: Stripe.PaymentIntent, update: ProcessorPaymentUpdate)]>([:])
+    /// Waiters for the end of a software update.
+    private let updateWaiters = Locked<[SDKCompletion<Stripe.ErrorCode?>]>([])
+    /// Since when the SDK is known to have stored nothing (nil: it stores something, or it was not seen yet).
+    private let emptySince = Locked<Date?>(nil)
+
+    init(emitter: ProcessorEventEmitter, clock: any TenderClock) {
+        self.emitter = emitter
+        self.clock = clock
+    }
+
+    // MARK: What the callbacks said
+
+    /// The queue entries known to this launch, oldest first.
+    var queuedPayments: [QueuedPayment] { queue.current.values.sorted { ($0.storedAt, $0.reference) < ($1.storedAt, $1.reference) } }
+
+    /// The entry for one reference, if known.
+    func queuedPayment(_ reference: String) -> QueuedPayment? { queue.current[reference] }
+
+    /// The intent a forwarding callback reported for `reference`, if any (this launch).
+    func forwardedIntent(_ reference: String) -> Stripe.PaymentIntent? { forwarded.current[reference]?.intent }
+
+    /// What the last forwarding callback for `reference` meant (forwarded, declined, failed to forward), if any.
+    func forwardingResult(_ reference: String) -> ProcessorPaymentUpdate? { forwarded.current[reference]?.update }
+
+    /// Records a payment this launch stored, with the SDK's `storedAt`.
+    func trackStored(reference: String, intent: Stripe.PaymentIntent) {
+        guard let storedAt = intent.offlineDetails?.storedAt, let amount = try? Self.money(intent) else { return }
+        queue.withLock { queue in
+            if queue[reference]?.status.countsAsStored == false { return }
+            queue[reference] = QueuedPayment(reference: reference, processorPaymentID: intent.stripeId, amount: amount,
+                                             storedAt: storedAt, status: .stored)
+        }
+    }
+
+    /// An intent's total (amount plus tip) as `Money`.
+    static func money(_ intent: Stripe.PaymentIntent) throws -> Money {
+        Money(minorUnits: Int64(intent.amount + (intent.amountTip ?? 0)), currency: try Currency(code: intent.currency))
+    }
+
+    /// Records what the SDK said of its stored count (`paymentsCount`; nil is unknown, so not empty).
+    func observeStoredCount(_ count: Int?) {
+        let now = clock.now()
+        emptySince.withLock { since in
+            if count == 0 { since = since ?? now } else { since = nil }
+        }
+    }
+
+    /// Since when the SDK has been seen storing nothing, continuously; nil when it stores something or this launch
+    /// has not seen it yet. A payment forwarded before then has had that long to appear in Stripe's search.
+    var storedNothingSince: Date? { emptySince.current }
+
+    /// A waiter for the next `didFinishInstallingUpdate`.
+    func expectUpdateFinish() -> SDKCompletion<Stripe.ErrorCode?> {
+        let waiter = SDKCompletion<Stripe.ErrorCode?>()
+        updateWaiters.withLock { $0.append(waiter) }
+        return waiter
+    }
+
+    // MARK: TerminalDelegate
+
+    func didChangeConnectionStatus(_ status: Stripe.ConnectionStatus) {
+        emitter.emit(.readerConnectionChanged(StripeMapping.connectionStatus(status)))
+    }
+
+    func didChangePaymentStatus(_ status: Stripe.PaymentStatus) {}
+
+    // MARK: OfflineDelegate
+
+    func didChangeOfflineStatus(_ offlineStatus: Stripe.OfflineStatus) {
+        observeStoredCount(offlineStatus.sdk.paymentsCount)
+        let status = offlineStatus.sdk.networkStatus
+        let changed = network.withLock { previous -> Bool in
+            defer { previous = status }
+            return previous != status
+        }
+        if changed { emitter.emit(.networkStatusChanged(StripeMapping.networkStatus(status))) }
+        emitter.emit(.offlineQueueChanged)
+    }
+
+    func didForwardPaymentIntent(_ intent: Stripe.PaymentIntent, error: Stripe.ErrorCode?) {
+        guard let update = StripeMapping.forwardingUpdate(intent, error: error) else {
+            emitter.emit(.forwardingError(PaymentError(
+                .forwardingFailed, recovery: .none, phase: .forwarding,
+                message: "Stripe forwarded a payment without Tender's reference in its metadata.")))
+            return
+        }
+        let status: OfflinePaymentStatus = switch update.state {
+        case .forwarded: .forwarded
+        case .declinedAfterForwarding: .declinedAfterForwarding
+        case .storedOffline: .stored
+        default: .failedToForward
+        }
+        if status != .stored { forwarded.withLock { $0[update.reference] = (intent, update) } }
+        queue.withLock { queue in
+            let storedAt = intent.offlineDetails?.storedAt ?? queue[update.reference]?.storedAt
+            guard let storedAt, let amount = try? Self.money(intent) else { return }
+            queue[update.reference] = QueuedPayment(reference: update.reference,
+                                                    processorPaymentID: update.processorPaymentID,
+                                                    amount: amount, storedAt: storedAt, status: status)
+        }
+        if status == .stored, let error = update.error {
+            // The SDK keeps it and forwards it later: not a result for the payment, a reason it is still stored.
+            emitter.emit(.forwardingError(error))
+        } else {
+            emitter.emit(.paymentForwarded(update))
+        }
+    }
+
+    func didReportForwardingError(_ error: Stripe.ErrorCode) {
+        emitter.emit(.forwardingError(StripeMapping.paymentError(error, phase: .forwarding)))
+    }
+
+    // MARK: MobileReaderDelegate
+
+    func didReportAvailableUpdate(_ update: Stripe.ReaderSoftwareUpdate) {
+        emitter.emit(.softwareUpdateAvailable(StripeMapping.softwareUpdate(update, now: clock.now())))
+    }
+
+    func didStartInstallingUpdate(_ update: Stripe.ReaderSoftwareUpdate, cancelable: (any Stripe.Cancelable)?) {
+        emitter.emit(.softwareUpdateProgress(0))
+    }
+
+    func didReportReaderSoftwareUpdateProgress(_ progress: Float) { emitter.emit(.softwareUpdateProgress(Double(progress))) }
+
+    func didFinishInstallingUpdate(_ update: Stripe.ReaderSoftwareUpdate?, error: Stripe.ErrorCode?) {
+        if update != nil || error != nil {
+            emitter.emit(.softwareUpdateFinished(error.map { StripeMapping.paymentError($0, phase: .softwareUpdate) }))
+        }
+        let waiters = updateWaiters.withLock { waiters in
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in waiters { waiter.resume(error) }
+    }
+
+    func didRequestReaderInput(_ inputOptions: Stripe.ReaderInputOptions) {
+        emitter.emit(.readerInputRequested(StripeMapping.inputOptions(inputOptions)))
+    }
+
+    func didRequestReaderDisplayMessage(_ displayMessage: Stripe.ReaderDisplayMessage) {
+        emitter.emit(.readerMessage(StripeMapping.displayMessage(displayMessage)))
+    }
+
+    func didReportReaderEvent(_ event: Stripe.ReaderEvent) {
+        emitter.emit(.readerMessage(StripeMapping.displayMessage(event)))
+    }
+
+    func didReportBatteryLevel(_ batteryLevel: Float, status: Stripe.BatteryStatus, isCharging: Bool) {
+        emitter.emit(.batteryLevelChanged(level: Double(batteryLevel), isCharging: isCharging))
+    }
+
+    func didDisconnect(_ reason: Stripe.DisconnectReason) {
+        emitter.emit(.readerDisconnected(StripeMapping.disconnectReason(reason)))
+    }
+
+    func didStartReconnect(_ cancelable: any Stripe.Cancelable, disconnectReason: Stripe.DisconnectReason) {
+        emitter.emit(.readerReconnectStarted(StripeMapping.disconnectReason(disconnectReason)))
+    }
+
+    func didSucceedReconnect() { emitter.emit(.readerReconnectSucceeded) }
+
+    func didFailReconnect() { emitter.emit(.readerReconnectFailed) }
+}

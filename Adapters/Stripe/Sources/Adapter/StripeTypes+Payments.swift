@@ -1,0 +1,356 @@
+import Foundation
+
+// MARK: - Payment enums
+
+extension Stripe {
+    /// `SCPPaymentIntentStatus`.
+    public enum PaymentIntentStatus: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Next step: `collectPaymentMethod`.
+        case requiresPaymentMethod
+        /// Next step: `confirmPaymentIntent`.
+        case requiresConfirmation
+        /// 3DS and similar; Terminal payments should not end here.
+        case requiresAction
+        /// Authorized; capture on the backend.
+        case requiresCapture
+        /// In full EMV processing.
+        case processing
+        /// Canceled.
+        case canceled
+        /// Captured.
+        case succeeded
+        /// The authorization must be renewed before it can be captured (5.4.0).
+        case requiresReauthorization
+    }
+
+    /// `SCPCaptureMethod`. `PaymentIntentParameters` defaults to ``manual``.
+    public enum CaptureMethod: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Capture later, on the backend.
+        case manual
+        /// Captured on confirmation.
+        case automatic
+    }
+
+    /// `SCPPaymentStatus`: the Terminal's payment activity.
+    public enum PaymentStatus: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Busy, or no reader.
+        case notReady
+        /// Ready for a payment.
+        case ready
+        /// Waiting for the customer's card.
+        case waitingForInput
+        /// Processing a payment.
+        case processing
+    }
+
+    /// `SCPCardBrand`.
+    public enum CardBrand: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Visa.
+        case visa
+        /// American Express.
+        case amex
+        /// Mastercard.
+        case masterCard
+        /// Discover.
+        case discover
+        /// JCB.
+        case JCB
+        /// Diners Club.
+        case dinersClub
+        /// Interac.
+        case interac
+        /// UnionPay.
+        case unionPay
+        /// eftpos Australia.
+        case eftposAu
+        /// Cartes Bancaires (5.0).
+        case cartesBancaires
+        /// girocard (5.0).
+        case girocard
+        /// Unknown (offline payments may not know the brand until forwarded).
+        case unknown
+    }
+
+    /// `SCPReadMethod`.
+    public enum ReadMethod: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Unknown.
+        case unknown
+        /// Chip inserted.
+        case contactEMV
+        /// Tapped.
+        case contactlessEMV
+        /// Swiped after a failed chip read.
+        case magneticStripeFallback
+        /// Swiped.
+        case magneticStripeTrack2
+        /// Contactless in magstripe mode.
+        case contactlessMagstripeMode
+
+        /// Whether the card data came from a swipe, which Stripe refuses offline (`cardSwipeNotAvailable`).
+        public var isSwipe: Bool { self == .magneticStripeFallback || self == .magneticStripeTrack2 }
+    }
+
+    /// `SCPChargeStatus`.
+    public enum ChargeStatus: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Authorized (and captured or capturable).
+        case succeeded
+        /// Pending.
+        case pending
+        /// Failed (declined).
+        case failed
+    }
+
+    /// `SCPPaymentMethodType` (the card-present ones the adapter meets).
+    public enum PaymentMethodType: String, Hashable, Sendable, Codable, CaseIterable {
+        /// `card_present`.
+        case cardPresent
+        /// `interac_present` (Canada): refunded in person, through the reader.
+        case interacPresent
+        /// Any other type.
+        case unknown
+    }
+}
+
+// MARK: - Card details
+
+extension Stripe {
+    /// `SCPReceiptDetails`: the EMV fields for a receipt. Offline, `accountType` and `authorizationResponseCode`
+    /// are unavailable.
+    public struct ReceiptDetails: Hashable, Sendable, Codable {
+        /// `accountType`.
+        public var accountType: String?
+        /// `applicationPreferredName`.
+        public var applicationPreferredName: String?
+        /// `dedicatedFileName` (the AID).
+        public var dedicatedFileName: String?
+        /// `authorizationCode`.
+        public var authorizationCode: String?
+        /// `authorizationResponseCode`.
+        public var authorizationResponseCode: String?
+        /// `applicationCryptogram`, `terminalVerificationResults`, `transactionStatusInformation`.
+        public var applicationCryptogram: String?, terminalVerificationResults: String?,
+                   transactionStatusInformation: String?
+        /// `cardholderVerificationMethod`.
+        public var cardholderVerificationMethod: String?
+
+        /// Creates receipt details.
+        public init(accountType: String? = nil, applicationPreferredName: String? = nil,
+                    dedicatedFileName: String? = nil, authorizationCode: String? = nil,
+                    authorizationResponseCode: String? = nil, applicationCryptogram: String? = nil,
+                    terminalVerificationResults: String? = nil, transactionStatusInformation: String? = nil,
+                    cardholderVerificationMethod: String? = nil) {
+            self.accountType = accountType
+            self.applicationPreferredName = applicationPreferredName
+            self.dedicatedFileName = dedicatedFileName
+            self.authorizationCode = authorizationCode
+            self.authorizationResponseCode = authorizationResponseCode
+            self.applicationCryptogram = applicationCryptogram
+            self.terminalVerificationResults = terminalVerificationResults
+            self.transactionStatusInformation = transactionStatusInformation
+            self.cardholderVerificationMethod = cardholderVerificationMethod
+        }
+    }
+
+    /// `SCPCardPresentDetails` (a charge's `paymentMethodDetails.cardPresent` or `.interacPresent`) and
+    /// `SCPOfflineCardPresentDetails` ⚑: what a receipt may show. Never the card number, track data or PIN.
+    public struct CardPresentDetails: Hashable, Sendable, Codable {
+        /// `brand`; may be ``CardBrand/unknown`` offline until forwarded.
+        public var brand: CardBrand
+        /// `last4`.
+        public var last4: String?
+        /// `expMonth` / `expYear` (0 if missing).
+        public var expMonth: Int, expYear: Int
+        /// `readMethod`.
+        public var readMethod: ReadMethod
+        /// `cardholderName`.
+        public var cardholderName: String?
+        /// `receipt` (online) / `receiptDetails` (offline).
+        public var receiptDetails: ReceiptDetails?
+        /// `captureBefore` (online only): when the uncaptured authorization expires.
+        public var captureBefore: Date?
+
+        /// Creates card-present details.
+        public init(brand: CardBrand, last4: String?, expMonth: Int = 0, expYear: Int = 0, readMethod: ReadMethod,
+                    cardholderName: String? = nil, receiptDetails: ReceiptDetails? = nil, captureBefore: Date? = nil) {
+            self.brand = brand
+            self.last4 = last4
+            self.expMonth = expMonth
+            self.expYear = expYear
+            self.readMethod = readMethod
+            self.cardholderName = cardholderName
+            self.receiptDetails = receiptDetails
+            self.captureBefore = captureBefore
+        }
+    }
+
+    /// `SCPCharge` (the fields the adapter reads). The SDK's `paymentMethodDetails` is flattened to its
+    /// card-present details and type.
+    public struct Charge: Hashable, Sendable, Codable {
+        /// `stripeId` (`ch_…`).
+        public var stripeId: String
+        /// `amount`, minor units.
+        public var amount: UInt
+        /// `currency`, lowercase.
+        public var currency: String
+        /// `status`.
+        public var status: ChargeStatus
+        /// `captured`.
+        public var captured: Bool
+        /// `amountRefunded`.
+        public var amountRefunded: UInt
+        /// `paymentMethodDetails.type`.
+        public var paymentMethodType: PaymentMethodType
+        /// `paymentMethodDetails.cardPresent` (or `.interacPresent`).
+        public var cardPresentDetails: CardPresentDetails?
+
+        /// Creates a charge.
+        public init(stripeId: String, amount: UInt, currency: String, status: ChargeStatus, captured: Bool = false,
+                    amountRefunded: UInt = 0, paymentMethodType: PaymentMethodType = .cardPresent,
+                    cardPresentDetails: CardPresentDetails? = nil) {
+            self.stripeId = stripeId
+            self.amount = amount
+            self.currency = currency
+            self.status = status
+            self.captured = captured
+            self.amountRefunded = amountRefunded
+            self.paymentMethodType = paymentMethodType
+            self.cardPresentDetails = cardPresentDetails
+        }
+    }
+}
+
+// MARK: - PaymentIntent
+
+extension Stripe {
+    /// `SCPPaymentIntent` (the fields the adapter uses). The real SDK returns objects, not ids: an intent created
+    /// offline has no `stripeId` until it is forwarded, so the object itself is what the app passes back.
+    public struct PaymentIntent: Hashable, Sendable, Codable {
+        /// The SDK object this value stands for, opaque: the bridge keeps a registry from handle to `SCPPaymentIntent`
+        /// and passes that object back to the SDK. `nil` for copies that did not come from the SDK (Stripe's
+        /// server copies, through ``StripeServerLookup``): those must be retrieved through the SDK
+        /// (`retrievePaymentIntent(clientSecret:)`) before the SDK can use them. A relaunch forgets every handle.
+        /// Never use it to reconcile: use ``metadata`` and ``stripeId``.
+        public var sdkHandle: String?
+        /// `stripeId`: nil when created offline, set after forwarding.
+        public var stripeId: String?
+        /// `status`.
+        public var status: PaymentIntentStatus
+        /// `amount` in minor units.
+        public var amount: UInt
+        /// `currency`, lowercase (`"usd"`).
+        public var currency: String
+        /// `captureMethod`.
+        public var captureMethod: CaptureMethod
+        /// `created`.
+        public var created: Date
+        /// `metadata`.
+        public var metadata: [String: String]
+        /// `offlineDetails` ⚑: set when created or confirmed offline.
+        public var offlineDetails: OfflineDetails?
+        /// `charges`, oldest first (declined attempts included).
+        public var charges: [Charge]
+        /// `clientSecret` (5.0).
+        public var clientSecret: String?
+        /// `amountTip`.
+        public var amountTip: UInt?
+        /// `amountCapturable`.
+        public var amountCapturable: UInt?
+        /// `lastPaymentError`: why the last confirmation failed (a decline's `declineCode`).
+        public var lastPaymentError: ApiError?
+        /// `canceledAt`.
+        public var canceledAt: Date?
+        /// `cancellationReason` (`abandoned`, `requested_by_customer`…, or `automatic` when Stripe canceled it, as
+        /// when an uncaptured authorization expires).
+        public var cancellationReason: String?
+
+        /// Creates an intent (the SDK creates them; the simulator and tests use this).
+        public init(sdkHandle: String?, stripeId: String?, status: PaymentIntentStatus, amount: UInt, currency: String,
+                    captureMethod: CaptureMethod, created: Date, metadata: [String: String],
+                    offlineDetails: OfflineDetails? = nil, charges: [Charge] = [], clientSecret: String? = nil,
+                    amountTip: UInt? = nil, amountCapturable: UInt? = nil, lastPaymentError: ApiError? = nil,
+                    canceledAt: Date? = nil, cancellationReason: String? = nil) {
+            self.sdkHandle = sdkHandle
+            self.stripeId = stripeId
+            self.status = status
+            self.amount = amount
+            self.currency = currency
+            self.captureMethod = captureMethod
+            self.created = created
+            self.metadata = metadata
+            self.offlineDetails = offlineDetails
+            self.charges = charges
+            self.clientSecret = clientSecret
+            self.amountTip = amountTip
+            self.amountCapturable = amountCapturable
+            self.lastPaymentError = lastPaymentError
+            self.canceledAt = canceledAt
+            self.cancellationReason = cancellationReason
+        }
+
+        /// Seed 000's rule: ready to capture when the status is `requiresCapture` and `offlineDetails` is nil or
+        /// has `requiresUpload == false`.
+        public var isReadyToCapture: Bool {
+            status == .requiresCapture && !(offlineDetails?.requiresUpload ?? false)
+        }
+
+        /// The charge that authorized the payment, if any (the last succeeded one).
+        public var authorizedCharge: Charge? { charges.last { $0.status == .succeeded } }
+    }
+
+    /// `SCPPaymentIntentParameters` (built with `PaymentIntentParametersBuilder(amount:currency:)`).
+    public struct PaymentIntentParameters: Hashable, Sendable {
+        /// `amount`, minor units.
+        public var amount: UInt
+        /// `currency`, lowercase.
+        public var currency: String
+        /// `paymentMethodTypes`; the SDK's default is `[cardPresent]` (Interac needs `interacPresent` too).
+        public var paymentMethodTypes: [PaymentMethodType]
+        /// `captureMethod`; the SDK's default is manual.
+        public var captureMethod: CaptureMethod
+        /// `metadata`.
+        public var metadata: [String: String]
+        /// `stripeDescription`.
+        public var stripeDescription: String?
+
+        /// Creates parameters.
+        public init(amount: UInt, currency: String, paymentMethodTypes: [PaymentMethodType] = [.cardPresent],
+                    captureMethod: CaptureMethod = .manual, metadata: [String: String] = [:],
+                    stripeDescription: String? = nil) {
+            self.amount = amount
+            self.currency = currency
+            self.paymentMethodTypes = paymentMethodTypes
+            self.captureMethod = captureMethod
+            self.metadata = metadata
+            self.stripeDescription = stripeDescription
+        }
+    }
+
+    /// `SCPCreateConfiguration` ⚑: its only field is the offline behaviour.
+    public struct CreateConfiguration: Hashable, Sendable {
+        /// `offlineBehavior`; default `preferOnline`, effective only for offline-enabled accounts.
+        public var offlineBehavior: OfflineBehavior
+        /// Creates a configuration.
+        public init(offlineBehavior: OfflineBehavior = .preferOnline) { self.offlineBehavior = offlineBehavior }
+    }
+
+    /// `SCPCollectPaymentIntentConfiguration` (the fields the adapter uses; SDK defaults).
+    public struct CollectPaymentIntentConfiguration: Hashable, Sendable {
+        /// `skipTipping` (default false): no on-reader tip prompt, so no `amountTip`.
+        public var skipTipping: Bool
+        /// `updatePaymentIntent` (default false; with an offline-created intent it fails with 1935).
+        public var updatePaymentIntent: Bool
+        /// Creates a configuration.
+        public init(skipTipping: Bool = false, updatePaymentIntent: Bool = false) {
+            self.skipTipping = skipTipping
+            self.updatePaymentIntent = updatePaymentIntent
+        }
+    }
+
+    /// `SCPConfirmPaymentIntentConfiguration` (`returnUrl`, `surcharge`; the adapter sets neither).
+    public struct ConfirmPaymentIntentConfiguration: Hashable, Sendable {
+        /// `returnUrl`.
+        public var returnUrl: String?
+        /// Creates a configuration.
+        public init(returnUrl: String? = nil) { self.returnUrl = returnUrl }
+    }
+}

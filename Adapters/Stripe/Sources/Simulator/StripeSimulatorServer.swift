@@ -1,0 +1,332 @@
+import Foundation
+import Tender
+import TenderStripe
+
+/// Stripe's servers as the app's backend reaches them over the simulated network: the seams a server product
+/// implements (``StripeServerLookup``, ``PaymentCaptureService``, ``PaymentRefundService``), over a
+/// ``StripeSimulator``'s processor-side state. Search lags (``Stripe/SimulatorConfiguration/searchLag``); retrieving by
+/// id is consistent. Every call fails when the device's network does not let the request through.
+public struct StripeSimulatorServer: StripeServerLookup, PaymentCaptureService, PaymentRefundService {
+    /// The simulator whose servers these are.
+    public let simulator: StripeSimulator
+
+    /// An error from Stripe's API, as the app's server relays it.
+    public struct APIError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// Stripe's error code, e.g. `payment_intent_unexpected_state`, `amount_too_large`, `charge_already_refunded`.
+        public var code: String
+        /// The message.
+        public var message: String
+        /// `code: message`.
+        public var description: String { "\(code): \(message)" }
+    }
+
+    /// The app's server cannot reach Stripe (the device's network is down).
+    public struct Unreachable: Error, Hashable, Sendable {}
+
+    // MARK: StripeServerLookup
+
+    /// `GET /v1/payment_intents/search`: the intents with this metadata, as the (lagging) index has them.
+    public func paymentIntents(metadataKey key: String, value: String) async throws -> [Stripe.PaymentIntent] {
+        try await simulator.serverCall { $0.search(metadataKey: key, value: value) }
+    }
+
+    /// `GET /v1/payment_intents/:id`.
+    public func paymentIntent(id: String) async throws -> Stripe.PaymentIntent? {
+        try await simulator.serverCall { $0.serverIntent(stripeId: id) }
+    }
+
+    /// `POST /v1/payment_intents/:id/cancel`.
+    public func cancelPaymentIntent(id: String) async throws -> Stripe.PaymentIntent {
+        try await simulator.serverCall { try $0.cancelOnServer(stripeId: id, reason: "abandoned") }
+    }
+
+    // MARK: PaymentCaptureService
+
+    /// `POST /v1/payment_intents/:id/capture` with `amount_to_capture`.
+    public func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
+        let minor = try amount.unsignedMinorUnits()
+        try await simulator.serverCall { try $0.capture(stripeId: processorPaymentID, amount: minor) }
+    }
+
+    /// `POST /v1/payment_intents/:id/cancel`: releases an uncaptured authorization.
+    public func void(processor: String, reference: String, processorPaymentID: String) async throws {
+        _ = try await simulator.serverCall { try $0.cancelOnServer(stripeId: processorPaymentID, reason: "requested_by_customer") }
+    }
+
+    // MARK: PaymentRefundService
+
+    /// `POST /v1/refunds` with an `Idempotency-Key`. Stripe's refusals become ``PaymentError``s (nothing refunded).
+    public func refund(_ request: RefundRequest) async throws -> RefundResult {
+        do {
+            return try await simulator.serverCall { try $0.refundOnServer(request) }
+        } catch let error as APIError {
+            throw Self.refundError(error)
+        } catch {
+            throw Self.unreachableError
+        }
+    }
+
+    /// The refund made under this key (an API refund's idempotency key, or an in-person refund's metadata) or id.
+    public func lookUpRefund(processor: String, processorPaymentID: String, idempotencyKey: String,
+                             processorRefundID: String?) async throws -> RefundResult? {
+        do {
+            return try await simulator.serverCall { $0.refundResult(idempotencyKey: idempotencyKey, refundID: processorRefundID) }
+        } catch {
+            throw Self.unreachableError
+        }
+    }
+
+    private static var unreachableError: PaymentError {
+        PaymentError(.networkUnavailable, recovery: .waitAndRetry, phase: .refund,
+                     message: "The app's server cannot reach Stripe now.")
+    }
+
+    private static func refundError(_ error: APIError) -> PaymentError {
+        let (code, recovery): (PaymentError.Code, PaymentError.Recovery) = switch error.code {
+        case "amount_too_large": (.invalidAmount, .fixRequest)
+        case "charge_not_refundable": (.invalidRequest, .fixIntegration)
+        default: (.invalidState, .none)
+        }
+        return PaymentError(code, recovery: recovery, phase: .refund, message: "Stripe refused the refund: \(error.message)",
+                            vendor: PaymentError.VendorError(processor: "stripe", name: error.code, numericCode: nil,
+                                                             message: error.message, declineCode: nil))
+    }
+}
+
+extension StripeSimulator {
+    /// The app's server side of this simulator.
+    public nonisolated var server: StripeSimulatorServer { StripeSimulatorServer(simulator: self) }
+
+    /// Runs a server call if the network lets it through, after the work that fell due.
+    func serverCall<T: Sendable>(_ body: @Sendable (isolated StripeSimulator) throws -> T) async throws -> T {
+        await runDueWork()
+        guard serverReachable() else { throw StripeSimulatorServer.Unreachable() }
+        return try body(self)
+    }
+
+    /// A charge as Stripe's servers hold it: the processor-side truth tests compare the ledger with.
+    public struct ServerCharge: Hashable, Sendable, Codable {
+        /// `ch_…`.
+        public var stripeId: String
+        /// The PaymentIntent's `pi_…`.
+        public var paymentIntentId: String
+        /// The app's reference, from metadata `tender_reference`.
+        public var reference: String?
+        /// The intent's metadata.
+        public var metadata: [String: String]
+        /// Amount authorized including tip, minor units.
+        public var amount: UInt
+        /// Lowercase currency.
+        public var currency: String
+        /// `succeeded` (authorized), or `failed` (declined).
+        public var status: Stripe.ChargeStatus
+        /// The decline code of a failed charge.
+        public var declineCode: String?
+        /// Whether the funds were captured, and how much.
+        public var captured: Bool, amountCaptured: UInt = 0
+        /// Whether the authorization was released (canceled, voided or expired before capture).
+        public var released: Bool
+        /// Whether the card was collected offline and forwarded.
+        public var collectedOffline: Bool
+        /// The simulated card (its type only), for refunds.
+        public var card: Stripe.SimulatedCardType?
+        /// When an uncaptured authorization expires.
+        public var captureBefore: Date?
+    }
+
+    /// A refund as Stripe's servers hold it.
+    public struct ServerRefund: Hashable, Sendable, Codable {
+        /// `re_…`, and the refunded charge and intent.
+        public var stripeId: String, chargeId: String, paymentIntentId: String
+        /// Amount, minor units, and lowercase currency.
+        public var amount: UInt, currency: String
+        /// Where it stands.
+        public var status: Stripe.RefundStatus
+        /// The API request's idempotency key, if any; in-person refunds carry Tender's key in ``metadata``.
+        public var idempotencyKey: String?
+        /// `metadata`.
+        public var metadata: [String: String]
+        /// Whether it was made through the reader.
+        public var inPerson: Bool
+        /// Why it failed, once failed; and when a failing refund fails.
+        public var failureReason: String?, failsAt: Date?
+    }
+
+    /// One version of an intent in Stripe's search index.
+    public struct IndexedIntent: Hashable, Sendable, Codable {
+        /// The intent as written.
+        public var intent: Stripe.PaymentIntent
+        /// When it was written.
+        public var at: Date
+    }
+
+    // MARK: Intents
+
+    /// The app's backend creates a PaymentIntent (for ``retrievePaymentIntent(clientSecret:)``), or the SDK does
+    /// online.
+    public func createOnServer(_ parameters: Stripe.PaymentIntentParameters) -> Stripe.PaymentIntent {
+        let stripeId = nextID("pi_")
+        let intent = Stripe.PaymentIntent(
+            sdkHandle: nil, stripeId: stripeId, status: .requiresPaymentMethod, amount: parameters.amount,
+            currency: parameters.currency, captureMethod: parameters.captureMethod, created: clock.now(),
+            metadata: parameters.metadata, clientSecret: stripeId + "_secret_" + nextID(""))
+        saveServerIntent(intent)
+        return intent
+    }
+
+    /// Writes an intent on Stripe's side (and in the search index, visible `searchLag` later).
+    func saveServerIntent(_ intent: Stripe.PaymentIntent) {
+        let copy = intent.withHandle(nil)
+        if let index = state.serverIntents.firstIndex(where: { $0.stripeId == copy.stripeId }) {
+            state.serverIntents[index] = copy
+        } else {
+            state.serverIntents.append(copy)
+        }
+        state.searchIndex.append(IndexedIntent(intent: copy, at: clock.now()))
+    }
+
+    /// Stripe's search: each intent's latest version written at least `searchLag` ago, oldest first.
+    func search(metadataKey key: String, value: String) -> [Stripe.PaymentIntent] {
+        let visibleBefore = clock.now().addingTimeInterval(-configuration.searchLag)
+        var latest: [String: Stripe.PaymentIntent] = [:]
+        for entry in state.searchIndex where entry.at <= visibleBefore {
+            if let id = entry.intent.stripeId { latest[id] = entry.intent }
+        }
+        return latest.values.filter { $0.metadata[key] == value }.sorted { ($0.created, $0.stripeId ?? "") < ($1.created, $1.stripeId ?? "") }
+    }
+
+    /// Authorizes a confirmation on Stripe's side. A second confirmation of an intent Stripe already confirmed is
+    /// refused with `payment_intent_unexpected_state`, carrying Stripe's copy (unverified: what the SDK passes on).
+    func authorizeOnServer(_ intent: Stripe.PaymentIntent, stripeId: String, card: Stripe.SimulatedCardType,
+                           readMethod: Stripe.ReadMethod?) -> (intent: Stripe.PaymentIntent, error: Stripe.ErrorCode?) {
+        guard var server = serverIntent(stripeId: stripeId) else {
+            return (intent, Stripe.ErrorCode(.confirmInvalidPaymentIntent, message: "No such PaymentIntent."))
+        }
+        guard server.status == .requiresPaymentMethod || server.status == .requiresConfirmation else {
+            return (server, Stripe.ErrorCode(.stripeAPIError, message: "This PaymentIntent was already confirmed.",
+                                             apiError: Stripe.ApiError(code: "payment_intent_unexpected_state")))
+        }
+        server.amountTip = intent.amountTip
+        server.metadata = intent.metadata
+        return charge(&server, card: card, readMethod: readMethod ?? .contactEMV, collectedOffline: false)
+    }
+
+    /// Charges a forwarded offline payment: a new intent on Stripe's side, or the online-created one.
+    func chargeForwarded(_ intent: Stripe.PaymentIntent, card: Stripe.SimulatedCardType,
+                         readMethod: Stripe.ReadMethod) -> (intent: Stripe.PaymentIntent, error: Stripe.ErrorCode?) {
+        var server = intent.withHandle(nil)
+        return charge(&server, card: card, readMethod: readMethod, collectedOffline: true)
+    }
+
+    private func charge(_ server: inout Stripe.PaymentIntent, card: Stripe.SimulatedCardType,
+                        readMethod: Stripe.ReadMethod, collectedOffline: Bool)
+        -> (intent: Stripe.PaymentIntent, error: Stripe.ErrorCode?) {
+        let amount = server.amount + (server.amountTip ?? 0)
+        let decline = declineCode(card: card, amount: server.amount)
+        var details = cardPresentDetails(card, readMethod: readMethod, online: true)
+        let manual = server.captureMethod == .manual
+        if decline == nil, manual { details.captureBefore = clock.now().addingTimeInterval(configuration.captureWindow) }
+        let charge = Stripe.Charge(stripeId: nextID("ch_"), amount: amount, currency: server.currency,
+                                   status: decline == nil ? .succeeded : .failed, captured: decline == nil && !manual,
+                                   paymentMethodType: card.paymentMethodType, cardPresentDetails: details)
+        server.charges.append(charge)
+        state.charges.append(ServerCharge(
+            stripeId: charge.stripeId, paymentIntentId: server.stripeId ?? "",
+            reference: server.metadata[StripeMapping.referenceMetadataKey], metadata: server.metadata, amount: amount,
+            currency: server.currency, status: charge.status, declineCode: decline, captured: charge.captured,
+            amountCaptured: charge.captured ? amount : 0, released: false, collectedOffline: collectedOffline,
+            card: card, captureBefore: details.captureBefore))
+        var error: Stripe.ErrorCode?
+        if let decline {
+            server.status = .requiresPaymentMethod
+            server.lastPaymentError = Stripe.ApiError(type: "card_error", code: "card_declined",
+                                                      message: "Your card was declined.", declineCode: decline,
+                                                      charge: charge.stripeId)
+            error = Stripe.ErrorCode(.declinedByStripeAPI, message: "The card was declined.", declineCode: decline,
+                                     apiError: server.lastPaymentError)
+        } else {
+            server.status = manual ? .requiresCapture : .succeeded
+            server.amountCapturable = manual ? amount : 0
+            server.lastPaymentError = nil
+        }
+        saveServerIntent(server)
+        log("\(decline == nil ? "authorized" : "declined") \(server.stripeId ?? "")")
+        if var withError = error {
+            withError.paymentIntent = server
+            error = withError
+        }
+        return (server, error)
+    }
+
+    /// The decline code Stripe's API answers with: the card's, or (when enabled) the test amount's.
+    func declineCode(card: Stripe.SimulatedCardType, amount: UInt) -> String? {
+        if let code = card.declineCode { return code }
+        guard configuration.declinesByTestAmount else { return nil }
+        return Stripe.SimulatorConfiguration.testAmountDeclineCode(amount)
+    }
+
+    /// `POST /v1/payment_intents/:id/capture` (`amount_to_capture`, at most what is capturable): refused unless
+    /// `requires_capture` (an expired authorization is canceled; one to renew is `requires_reauthorization`).
+    public func capture(stripeId: String, amount: UInt? = nil) throws(StripeSimulatorServer.APIError) {
+        expireAuthorizations()
+        guard var server = serverIntent(stripeId: stripeId), server.status == .requiresCapture else {
+            throw StripeSimulatorServer.APIError(code: "payment_intent_unexpected_state",
+                                                 message: "PaymentIntent \(stripeId) cannot be captured in its current state.")
+        }
+        let capturable = server.amountCapturable ?? server.amount
+        let captured = amount ?? capturable
+        guard captured <= capturable, captured > 0 else {
+            throw StripeSimulatorServer.APIError(code: "amount_too_large",
+                                                 message: "amount_to_capture \(captured) is more than the \(capturable) capturable.")
+        }
+        server.status = .succeeded
+        server.amountCapturable = 0
+        saveServerIntent(server)
+        for i in state.charges.indices where state.charges[i].paymentIntentId == stripeId
+            && state.charges[i].status == .succeeded && !state.charges[i].released {
+            state.charges[i].captured = true
+            state.charges[i].amountCaptured = captured
+        }
+    }
+
+    /// `POST /v1/payment_intents/:id/cancel`: releases an uncaptured authorization. Refused once succeeded or
+    /// canceled.
+    @discardableResult
+    public func cancelOnServer(stripeId: String, reason: String = "requested_by_customer")
+        throws(StripeSimulatorServer.APIError) -> Stripe.PaymentIntent {
+        guard var server = serverIntent(stripeId: stripeId), server.status != .succeeded, server.status != .canceled else {
+            throw StripeSimulatorServer.APIError(code: "payment_intent_unexpected_state",
+                                                 message: "PaymentIntent \(stripeId) cannot be canceled in its current state.")
+        }
+        release(&server, reason: reason)
+        return server
+    }
+
+    private func release(_ server: inout Stripe.PaymentIntent, reason: String) {
+        server.status = .canceled
+        server.canceledAt = clock.now()
+        server.cancellationReason = reason
+        server.amountCapturable = 0
+        saveServerIntent(server)
+        for i in state.charges.indices where state.charges[i].paymentIntentId == server.stripeId {
+            state.charges[i].released = true
+        }
+    }
+
+    /// Seed 002: an uncaptured authorization expires after the capture window and the funds are released.
+    func expireAuthorizations() {
+        let now = clock.now()
+        for server in state.serverIntents where server.status == .requiresCapture {
+            guard let deadline = server.authorizedCharge?.cardPresentDetails?.captureBefore, deadline <= now else { continue }
+            var expired = server
+            switch configuration.expiredAuthorization {
+            case .canceled:
+                release(&expired, reason: "automatic")
+            case .requiresReauthorization:
+                expired.status = .requiresReauthorization
+                saveServerIntent(expired)
+            }
+            log("authorization of \(server.stripeId ?? "") expired")
+        }
+    }
+}
