@@ -27,7 +27,7 @@ func runFlapTest(count: Int, seed: UInt64, directory: URL) async -> FlapReport {
     let clock = ManualClock(start: Accounts.epoch)
     let world: World
     do {
-        world = try World(directory: directory, seed: seed, clock: clock, persistsSimulators: false)
+        world = try await World(directory: directory, seed: seed, clock: clock, persistsSimulators: false)
         try await world.connectReaders()
     } catch {
         report.tally.crashes += 1

@@ -1,0 +1,165 @@
+import Foundation
+import Tender
+import TenderSquare
+import TenderSquareSimulator
+import TenderStripe
+import TenderStripeSimulator
+
+/// Writes one progress line to stdout at once (the parent reads it after the child ends, killed or not).
+func progress(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// One life of the point-of-sale app, run in a child process that the parent kills with SIGKILL at a random moment:
+/// restore both simulators and the ledger (a relaunch: every SDK handle is gone), draw this life's search lags,
+/// recover, then a seeded burst over both processors: online and offline sales with the vendors' faults injected at
+/// random points, retries of the same reference by the app's rules, payments cancelled mid-collect and mid-confirm,
+/// outages, forwarding steps, captures, refunds (partial, full, repeated, too large) with refund faults, and SDK
+/// relaunches within the life.
+///
+/// Prints `ready` after recovery, `step N` before each step and `done` at the end; in between, one line per outcome
+/// (`sale STATE`, `retry STATE`, `another STATE`, `cancel STATE`, `refund …`, `overrefund …`) and per injected fault
+/// (`fault PROCESSOR KIND`), which the parent counts.
+func runChildLife(directory: URL, seed: UInt64, round: Int, life: Int) async -> Int32 {
+    let clock = ManualClock(start: Timeline.lifeStart(round: round, life: life))
+    var random = SeededGenerator(seed: seed ^ (UInt64(round * 8 + life) &* 0x9E37_79B9_7F4A_7C15) ^ 0xC4A0_5000)
+    let lags = SearchLags.drawn(&random)
+    let world: World
+    do {
+        world = try await World(directory: directory, seed: seed, clock: clock, lags: lags)
+        try await world.connectReaders()
+    } catch {
+        FileHandle.standardError.write(Data("child setup failed: \(error)\n".utf8))
+        return 3
+    }
+    progress("fault stripe search-lag")
+    progress("fault square search-lag")
+    for (_, terminal) in world.terminals { _ = await terminal.recover() }
+    world.startEventPumps()
+    progress("ready")
+    let child = ChildLife(world: world, round: round, life: life, random: random)
+    await child.burst()
+    progress("done")
+    await world.close()
+    return 0
+}
+
+/// The app during one child life: its state between steps.
+final class ChildLife {
+    let world: World
+    let round: Int
+    let life: Int
+    var random: SeededGenerator
+    var stripeOnline = true
+    var squareOnline = true
+    /// Manual-capture sales authorized in this life (processor, reference).
+    var manual: [(stripe: Bool, reference: String)] = []
+    var number = 0
+    /// A hold (card or authorization) was injected into this simulator and not yet reached: every operation on it
+    /// is driven (run in a task while the harness releases what the simulator holds), so nothing waits forever.
+    var holdPending: [Bool: Bool] = [true: false, false: false]
+    private let burstEnd: Date
+
+    init(world: World, round: Int, life: Int, random: SeededGenerator) {
+        self.world = world
+        self.round = round
+        self.life = life
+        self.random = random
+        burstEnd = world.clock.now().addingTimeInterval(Timeline.burstBudget)
+    }
+
+    var clock: ManualClock { world.clock }
+
+    static func name(_ isStripe: Bool) -> String { isStripe ? "stripe" : "square" }
+
+    func isOnline(_ isStripe: Bool) -> Bool { isStripe ? stripeOnline : squareOnline }
+
+    /// Moves simulated time, within the life's budget (the next life starts later than any life can reach).
+    func advance(_ seconds: Double) {
+        guard clock.now().addingTimeInterval(seconds) <= burstEnd else { return }
+        clock.advance(by: seconds)
+    }
+
+    func burst() async {
+        let steps = random.int(14...22)
+        for step in 0..<steps {
+            progress("step \(step)")
+            advance(1)
+            let isStripe = random.chance(0.5)
+            switch random.int(0...99) {
+            case 0..<10: await toggleNetwork(isStripe)
+            case 10..<18: await forwardingStep(isStripe)
+            case 18..<23: await captureStep()
+            case 23..<26: await relaunch(isStripe)
+            case 26..<40: await refundStep()
+            default: await sale(isStripe)
+            }
+        }
+    }
+
+    // MARK: Steps
+
+    private func toggleNetwork(_ isStripe: Bool) async {
+        if isStripe {
+            stripeOnline.toggle()
+            await world.setStripeNetwork(stripeOnline ? .disabled : .offlineImmediate)
+        } else {
+            squareOnline.toggle()
+            await world.setSquareNetwork(squareOnline ? .online : .offline)
+        }
+    }
+
+    private func forwardingStep(_ isStripe: Bool) async {
+        if isStripe, stripeOnline {
+            await world.stripeClient.forward(maxCount: random.int(1...3))
+        } else if !isStripe, squareOnline {
+            await world.squareClient.sync(maxCount: random.int(1...3), processor: world.square)
+        }
+    }
+
+    /// A manual capture of an earlier authorized payment.
+    private func captureStep() async {
+        guard let (isStripe, reference) = manual.randomElement(using: &random) else { return }
+        let terminal = world.terminal(stripe: isStripe)
+        _ = await drive(isStripe) { try await terminal.capture(reference: reference) }
+    }
+
+    /// The SDK's process restarts within the life: handles forgotten, a new adapter and facade over the same ledger.
+    private func relaunch(_ isStripe: Bool) async {
+        progress("fault \(Self.name(isStripe)) relaunch")
+        do {
+            _ = isStripe ? try await world.relaunchStripe() : try await world.relaunchSquare()
+        } catch {
+            progress("relaunch \(Self.name(isStripe)) could not reconnect: \(error)")
+        }
+    }
+
+    // MARK: Driving operations past held cards
+
+    /// Runs `operation`; while a hold may be pending in the simulator, runs it in a task and releases whatever the
+    /// simulator holds until it ends.
+    func drive<T: Sendable>(_ isStripe: Bool, _ operation: @escaping @Sendable () async throws -> T) async
+        -> Result<T, any Error> {
+        guard holdPending[isStripe] == true else {
+            do { return .success(try await operation()) } catch { return .failure(error) }
+        }
+        let finished = Locked(false)
+        let task = Task {
+            defer { finished.withLock { $0 = true } }
+            return try await operation()
+        }
+        await release(isStripe, until: finished)
+        return await task.result
+    }
+
+    /// Releases what the simulator holds (its answer reaches the adapter after a persist) until `finished`.
+    func release(_ isStripe: Bool, until finished: Locked<Bool>) async {
+        while !finished.current {
+            if await world.isHolding(stripe: isStripe) {
+                await world.releaseHeld(stripe: isStripe)
+                holdPending[isStripe] = false
+            }
+            try? await Task.sleep(nanoseconds: 200_000)
+        }
+    }
+}

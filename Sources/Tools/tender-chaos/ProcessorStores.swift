@@ -1,0 +1,100 @@
+import Foundation
+import Tender
+import TenderSquareSimulator
+import TenderStripeSimulator
+
+// The processor side made durable the moment the processor acts, as a real processor's servers are: the persisting
+// clients and servers (PersistingStripe*.swift, PersistingSquare*.swift) persist their simulator through these stores
+// (atomically: temp file + rename) before an answer reaches the adapter. So the ledger can never record something
+// the processor-side file lacks, whenever the process is killed.
+
+/// Persists a Stripe simulator to its file; a failure to persist ends the process (the harness counts it a crash).
+struct StripeStore: Sendable {
+    let simulator: StripeSimulator
+    /// nil: nothing is persisted (the in-process flapping test and fuzz).
+    let file: SimulatorStateFile<StripeSimulator.PersistedState>?
+    /// Answers that arrive after the call that started them (a held card or confirmation released later).
+    let late = PersistedDelivery()
+
+    func persist() async {
+        guard let file, !sabotageSkipsPersist else { return }
+        do { try await simulator.persist(to: file) } catch {
+            FileHandle.standardError.write(Data("tender-chaos: cannot persist Stripe state: \(error)\n".utf8))
+            exit(70)
+        }
+    }
+
+    /// Delivers a vendor answer that fired outside a persisted call, once the state it describes is on disk.
+    func deliverPersisted(_ deliver: @escaping @Sendable () -> Void) {
+        late.send(after: { await persist() }, deliver)
+    }
+}
+
+/// Persists a Square simulator to its file.
+struct SquareStore: Sendable {
+    let simulator: SquareSimulator
+    /// nil: nothing is persisted (the in-process flapping test and fuzz).
+    let file: SimulatorStateFile<SquareSimulator.PersistedState>?
+    /// Callbacks that arrive after the call that started them (a held card or authorization released later).
+    let late = PersistedDelivery()
+
+    func persist() async {
+        guard let file, !sabotageSkipsPersist else { return }
+        do { try await simulator.persist(to: file) } catch {
+            FileHandle.standardError.write(Data("tender-chaos: cannot persist Square state: \(error)\n".utf8))
+            exit(70)
+        }
+    }
+
+    /// Delivers a vendor callback that fired outside a persisted call, once the state it describes is on disk.
+    func deliverPersisted(_ deliver: @escaping @Sendable () -> Void) {
+        late.send(after: { await persist() }, deliver)
+    }
+}
+
+/// Delivers answers in the order they fired, each after a persist that started after it fired: a vendor callback
+/// fired from inside the simulator (a held confirmation released) cannot wait for the disk itself.
+final class PersistedDelivery: Sendable {
+    private let last = Locked<Task<Void, Never>?>(nil)
+
+    func send(after persist: @escaping @Sendable () async -> Void, _ deliver: @escaping @Sendable () -> Void) {
+        last.withLock { previous in
+            let before = previous
+            previous = Task {
+                await before?.value
+                await persist()
+                deliver()
+            }
+        }
+    }
+}
+
+/// Self-check of the harness: with `TENDER_CHAOS_SABOTAGE=skip-persist` in a child's environment, the child never
+/// persists processor state, as if the processor's servers forgot what they did; the kill test must then report
+/// lost payments (see `--sabotage`).
+let sabotageSkipsPersist = ProcessInfo.processInfo.environment["TENDER_CHAOS_SABOTAGE"] == "skip-persist"
+
+/// Faults of the link between the app and its own server (which relays refunds to the processor), injected by the
+/// kill test's children: the refund request is lost before the processor sees it, or the processor refunds and the
+/// answer is lost on the way back. Either way the app hears a timeout.
+enum ServerLinkFault: String, Sendable, CaseIterable {
+    case requestLost = "refund-request-lost"
+    case answerLost = "refund-answer-lost"
+}
+
+/// The link faults waiting for the next refund requests through a persisting server.
+final class ServerLinkFaults: Sendable {
+    private let queue = Locked<[ServerLinkFault]>([])
+
+    func inject(_ fault: ServerLinkFault) { queue.withLock { $0.append(fault) } }
+
+    func take() -> ServerLinkFault? {
+        queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+
+    /// What the app sees when the link fails: a timeout, outcome unknown (the refund stays pending and is settled).
+    static func timeout(_ processor: String) -> PaymentError {
+        PaymentError(.timedOut, recovery: .waitAndRetry, phase: .refund,
+                     message: "The app's server did not answer the \(processor) refund in time.")
+    }
+}
