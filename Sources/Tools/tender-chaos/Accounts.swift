@@ -74,34 +74,6 @@ struct SearchLags: Sendable {
     var longest: Double { max(stripe, square) }
 }
 
-/// Where each life of the kill test sits in simulated time. No file records the time: each life's `ManualClock`
-/// starts where its round and life say, later than anything an earlier life can have reached, so restored simulators
-/// always see time move forward.
-enum Timeline {
-    /// Simulated seconds per round.
-    static let round: Double = 7200
-    /// Simulated seconds per child life (at most 8 lives: 4800 s).
-    static let life: Double = 600
-    /// How far a life's burst may move its clock.
-    static let burstBudget: Double = 480
-    /// Where the verifying life starts in its round (its waits stay under 1500 s).
-    static let verifier: Double = 5000
-    /// Where the audit of a world that is dropped starts, in the round after its last.
-    static let audit: Double = 6900
-
-    static func lifeStart(round: Int, life: Int) -> Date {
-        Accounts.epoch.addingTimeInterval(Double(round) * Self.round + Double(life) * Self.life)
-    }
-
-    static func verifierStart(round: Int) -> Date {
-        Accounts.epoch.addingTimeInterval(Double(round) * Self.round + verifier)
-    }
-
-    static func auditStart(round: Int) -> Date {
-        Accounts.epoch.addingTimeInterval(Double(round) * Self.round + audit)
-    }
-}
-
 extension SeededGenerator {
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
     mutating func chance(_ probability: Double) -> Bool { Double(next() % 1_000_000) / 1_000_000 < probability }

@@ -33,6 +33,12 @@ struct Tally: Codable, Sendable {
         refundsChecked += other.refundsChecked
     }
 
+    /// Counts a mismatch and notes why.
+    mutating func mismatch(_ text: String) {
+        mismatches += 1
+        note(text)
+    }
+
     /// Keeps up to 20 distinct notes.
     mutating func note(_ text: String) { if notes.count < 20, !notes.contains(text) { notes.append(text) } }
 }
@@ -87,15 +93,12 @@ func compare(world: World, label: String, prefix: String = "") async -> Tally {
                 tally.lost += 1
                 tally.note("\(where_): ledger \(session.state), processor has no charge")
             } else if !ledgerTaken, fact.charges > 0 {
-                tally.mismatches += 1
-                tally.note("\(where_): authorized at the processor (\(fact.amountHeld) held) but ledger \(session.state)")
+                tally.mismatch("\(where_): authorized at the processor (\(fact.amountHeld) held) but ledger \(session.state)")
             } else if ledgerTaken, fact.charges == 1, fact.amountHeld != session.total.minorUnits {
-                tally.mismatches += 1
-                tally.note("\(where_): amount \(session.total.minorUnits) vs held \(fact.amountHeld) (\(session.state))")
+                tally.mismatch("\(where_): amount \(session.total.minorUnits) vs held \(fact.amountHeld) (\(session.state))")
             }
             if !settledOrHeldStates.contains(session.state) {
-                tally.mismatches += 1
-                tally.note("\(where_): left \(session.state) with the processor reachable")
+                tally.mismatch("\(where_): left \(session.state) with the processor reachable")
             }
             let records = refundsByReference[session.reference] ?? []
             tally.refundsChecked += records.count
@@ -120,8 +123,7 @@ private func auditRefunds(_ records: [RefundRecord], session: PaymentSession, fa
     -> Tally {
     var tally = Tally()
     func mismatch(_ text: String) {
-        tally.mismatches += 1
-        tally.note("\(label): \(text)")
+        tally.mismatch("\(label): \(text)")
     }
     let recorded = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     for record in records {

@@ -21,13 +21,10 @@ func progress(_ line: String) {
 /// (`sale STATE`, `retry STATE`, `another STATE`, `cancel STATE`, `refund …`, `overrefund …`) and per injected fault
 /// (`fault PROCESSOR KIND`), which the parent counts.
 func runChildLife(directory: URL, seed: UInt64, round: Int, life: Int) async -> Int32 {
-    let clock = ManualClock(start: Timeline.lifeStart(round: round, life: life))
     var random = SeededGenerator(seed: seed ^ (UInt64(round * 8 + life) &* 0x9E37_79B9_7F4A_7C15) ^ 0xC4A0_5000)
-    let lags = SearchLags.drawn(&random)
     let world: World
     do {
-        world = try await World(directory: directory, seed: seed, clock: clock, lags: lags)
-        try await world.connectReaders()
+        world = try await World.launch(directory: directory, seed: seed, random: &random)
     } catch {
         FileHandle.standardError.write(Data("child setup failed: \(error)\n".utf8))
         return 3
@@ -58,27 +55,20 @@ final class ChildLife {
     /// A hold (card or authorization) was injected into this simulator and not yet reached: every operation on it
     /// is driven (run in a task while the harness releases what the simulator holds), so nothing waits forever.
     var holdPending: [Bool: Bool] = [true: false, false: false]
-    private let burstEnd: Date
 
     init(world: World, round: Int, life: Int, random: SeededGenerator) {
         self.world = world
         self.round = round
         self.life = life
         self.random = random
-        burstEnd = world.clock.now().addingTimeInterval(Timeline.burstBudget)
     }
-
-    var clock: ManualClock { world.clock }
 
     static func name(_ isStripe: Bool) -> String { isStripe ? "stripe" : "square" }
 
     func isOnline(_ isStripe: Bool) -> Bool { isStripe ? stripeOnline : squareOnline }
 
-    /// Moves simulated time, within the life's budget (the next life starts later than any life can reach).
-    func advance(_ seconds: Double) {
-        guard clock.now().addingTimeInterval(seconds) <= burstEnd else { return }
-        clock.advance(by: seconds)
-    }
+    /// Moves simulated time (recorded first: the next launch starts after it).
+    func advance(_ seconds: Double) { world.advance(by: seconds) }
 
     func burst() async {
         let steps = random.int(14...22)

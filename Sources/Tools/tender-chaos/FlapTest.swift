@@ -24,10 +24,9 @@ func runFlapTest(count: Int, seed: UInt64, directory: URL) async -> FlapReport {
     let start = Date()
     var random = SeededGenerator(seed: seed ^ 0x464C_4150)
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let clock = ManualClock(start: Accounts.epoch)
     let world: World
     do {
-        world = try await World(directory: directory, seed: seed, clock: clock, persistsSimulators: false)
+        world = try await World(directory: directory, seed: seed, persistsSimulators: false)
         try await world.connectReaders()
     } catch {
         report.tally.crashes += 1
@@ -39,7 +38,7 @@ func runFlapTest(count: Int, seed: UInt64, directory: URL) async -> FlapReport {
     await world.setStripeNetwork(.offlineImmediate)
     await world.setSquareNetwork(.offline)
     for index in 0..<count {
-        clock.advance(by: 1)
+        world.advance(by: 1)
         let isStripe = index % 2 == 0
         let declinesLater = random.chance(0.08)
         if isStripe {
@@ -56,12 +55,10 @@ func runFlapTest(count: Int, seed: UInt64, directory: URL) async -> FlapReport {
         do {
             let session = try await terminal.takePayment(sale)
             if session.state == .storedOffline { report.stored += 1 } else {
-                report.tally.mismatches += 1
-                report.tally.note("flapping f-\(index): \(session.state) while offline, not stored")
+                report.tally.mismatch("flapping f-\(index): \(session.state) while offline, not stored")
             }
         } catch {
-            report.tally.mismatches += 1
-            report.tally.note("flapping f-\(index): refused while offline: \(error)")
+            report.tally.mismatch("flapping f-\(index): refused while offline: \(error)")
         }
     }
     // Forwarding under a flapping network.
@@ -82,7 +79,7 @@ func runFlapTest(count: Int, seed: UInt64, directory: URL) async -> FlapReport {
             await world.setSquareNetwork(squareModes[squareMode])
             report.toggles += 1
         }
-        clock.advance(by: 1)
+        world.advance(by: 1)
         await world.stripeClient.forward(maxCount: random.int(1...25))
         await world.squareClient.sync(maxCount: random.int(1...25), processor: world.square)
         report.forwardingSteps += 1
@@ -108,8 +105,7 @@ func runFlapTest(count: Int, seed: UInt64, directory: URL) async -> FlapReport {
     for (name, terminal) in world.terminals {
         let recovery = await terminal.recover()
         for reference in recovery.unresolved {
-            report.tally.mismatches += 1
-            report.tally.note("flapping \(name) \(reference): outcomeUnknown after recovery")
+            report.tally.mismatch("flapping \(name) \(reference): outcomeUnknown after recovery")
         }
     }
     report.tally.add(await compare(world: world, label: "flapping", prefix: "f-"))

@@ -20,6 +20,8 @@ struct FuzzReport: Codable, Sendable {
     var refundAttempts = 0
     /// Refunds the ledger recorded.
     var refundsRecorded = 0
+    /// Refunds asked for more than the payment's total.
+    var overRefundAttempts = 0
     /// Refunds accepted beyond what was captured, or of a bad amount: must be 0.
     var overRefundsAccepted = 0
     var seconds = 0.0
@@ -134,16 +136,13 @@ func fuzzRequests(iterations: Int, random: inout SeededGenerator, report: inout 
         do throws(PaymentError) {
             try request.validate()
             if !valid {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: invalid request accepted by validate(): \(request.reference.debugDescription)")
+                report.tally.mismatch("fuzz: invalid request accepted by validate(): \(request.reference.debugDescription)")
             }
         } catch {
             if valid {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: valid request refused: \(error.message)")
+                report.tally.mismatch("fuzz: valid request refused: \(error.message)")
             } else if error.phase != .validation || error.recovery != .fixRequest {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: validation error in phase \(error.phase), recovery \(error.recovery)")
+                report.tally.mismatch("fuzz: validation error in phase \(error.phase), recovery \(error.recovery)")
             }
         }
         // Through the facade (every tenth, to keep it quick).
@@ -152,14 +151,11 @@ func fuzzRequests(iterations: Int, random: inout SeededGenerator, report: inout 
             _ = try await terminal.takePayment(request)
         } catch let error as PaymentError {
             if valid, error.phase == .validation {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: facade refused a valid request: \(error.message)")
+                report.tally.mismatch("fuzz: facade refused a valid request: \(error.message)")
             } else if ![.validation, .routing].contains(error.phase) {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: facade threw in phase \(error.phase): \(error.message)")
+                report.tally.mismatch("fuzz: facade threw in phase \(error.phase): \(error.message)")
             } else if !valid, error.phase != .validation {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: invalid request refused in phase \(error.phase), not validation")
+                report.tally.mismatch("fuzz: invalid request refused in phase \(error.phase), not validation")
             }
         } catch {
             report.tally.crashes += 1
@@ -177,18 +173,15 @@ func fuzzCurrencies(iterations: Int, random: inout SeededGenerator, report: inou
             let currency = try Currency(code: code)
             if currency.code.count != 3 || currency.code != currency.code.uppercased()
                 || !(0...4).contains(currency.minorUnitExponent) {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: Currency(code: \(code.debugDescription)) gave \(currency.code)")
+                report.tally.mismatch("fuzz: Currency(code: \(code.debugDescription)) gave \(currency.code)")
             }
             // Round trip.
             if (try? Currency(code: currency.code)) != currency {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: currency \(currency.code) does not round-trip")
+                report.tally.mismatch("fuzz: currency \(currency.code) does not round-trip")
             }
         } catch {
             if error.phase != .validation {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: Currency error in phase \(error.phase)")
+                report.tally.mismatch("fuzz: Currency error in phase \(error.phase)")
             }
         }
     }

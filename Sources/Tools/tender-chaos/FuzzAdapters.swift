@@ -10,10 +10,9 @@ func fuzzThroughAdapters(iterations: Int, random: inout SeededGenerator, report:
     try? FileManager.default.removeItem(at: directory)
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let clock = ManualClock(start: Accounts.epoch)
     let world: World
     do {
-        world = try await World(directory: directory, seed: random.next(), clock: clock, persistsSimulators: false)
+        world = try await World(directory: directory, seed: random.next(), persistsSimulators: false)
         try await world.connectReaders()
     } catch {
         report.tally.crashes += 1
@@ -24,7 +23,7 @@ func fuzzThroughAdapters(iterations: Int, random: inout SeededGenerator, report:
     var stripeOnline = true
     var squareOnline = true
     for index in 0..<iterations {
-        clock.advance(by: 1)
+        world.advance(by: 1)
         if random.chance(0.1) {
             stripeOnline.toggle()
             await world.setStripeNetwork(stripeOnline ? .disabled : .offlineImmediate)
@@ -41,15 +40,13 @@ func fuzzThroughAdapters(iterations: Int, random: inout SeededGenerator, report:
             _ = try await terminal.takePayment(request)
         } catch let error as PaymentError {
             if ![.validation, .routing].contains(error.phase) {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: \(terminal.processor.name) refused in phase \(error.phase): \(error.message)")
+                report.tally.mismatch("fuzz: \(terminal.processor.name) refused in phase \(error.phase): \(error.message)")
             } else if expectedValid(request), error.phase == .validation, error.code != .invalidCurrency,
                       error.code != .invalidRequest, error.code != .invalidMetadata {
                 // A request valid for Tender may still be one the processor cannot take (currency, manual
                 // capture, tip, metadata for Square, which keeps none); anything else refused at validation is a
                 // violation.
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: \(terminal.processor.name) refused a valid request: \(error.code) \(error.message)")
+                report.tally.mismatch("fuzz: \(terminal.processor.name) refused a valid request: \(error.code) \(error.message)")
             }
         } catch {
             report.tally.crashes += 1

@@ -16,13 +16,11 @@ func fuzzStateMachine(iterations: Int, random: inout SeededGenerator, report: in
         do {
             let result = try PaymentStateMachine.transition(from: from, to: to)
             if !legal || result != to {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: transition \(from)→\(to) accepted")
+                report.tally.mismatch("fuzz: transition \(from)→\(to) accepted")
             }
         } catch {
             if legal {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: legal transition \(from)→\(to) refused")
+                report.tally.mismatch("fuzz: legal transition \(from)→\(to) refused")
             }
         }
         // A change expecting the wrong state must also throw and leave the session as it was.
@@ -33,17 +31,14 @@ func fuzzStateMachine(iterations: Int, random: inout SeededGenerator, report: in
         do {
             try change.apply(to: &session)
             if expected != from || (!legal && to != from) || session.state != to {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: SessionChange \(expected)→\(to) applied to a \(from) session")
+                report.tally.mismatch("fuzz: SessionChange \(expected)→\(to) applied to a \(from) session")
             }
         } catch {
             if session != before {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: a refused SessionChange \(from)→\(to) changed the session")
+                report.tally.mismatch("fuzz: a refused SessionChange \(from)→\(to) changed the session")
             }
             if expected == from, legal || to == from {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: legal SessionChange \(from)→\(to) refused")
+                report.tally.mismatch("fuzz: legal SessionChange \(from)→\(to) refused")
             }
         }
     }
@@ -83,8 +78,7 @@ func fuzzForwardingSequences(iterations: Int, random: inout SeededGenerator, rep
             do {
                 _ = try await terminal.applyForwardingResults(updates)
             } catch {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: applyForwardingResults threw: \(error)")
+                report.tally.mismatch("fuzz: applyForwardingResults threw: \(error)")
             }
             for reference in references {
                 guard let session = try? await ledger.session(reference: reference, scope: scope) else { continue }
@@ -92,15 +86,13 @@ func fuzzForwardingSequences(iterations: Int, random: inout SeededGenerator, rep
                 for transition in session.transitions.dropFirst() {
                     guard let from = transition.from, PaymentStateMachine.canTransition(from: from, to: transition.to)
                     else {
-                        report.tally.mismatches += 1
-                        report.tally.note("fuzz: ledger recorded illegal \(transition.from?.rawValue ?? "nil")→\(transition.to)")
+                        report.tally.mismatch("fuzz: ledger recorded illegal \(transition.from?.rawValue ?? "nil")→\(transition.to)")
                         continue
                     }
                 }
                 if let previous = before[reference], previous != session.state,
                    !reachable(from: previous, to: session.state) {
-                    report.tally.mismatches += 1
-                    report.tally.note("fuzz: \(reference) jumped \(previous)→\(session.state)")
+                    report.tally.mismatch("fuzz: \(reference) jumped \(previous)→\(session.state)")
                 }
             }
         }

@@ -25,17 +25,14 @@ private func checkTable(_ table: VendorErrorTable, names: [String], random: inou
         let error = table.error(named: name, phase: phase)
         let known = table.mapping(named: name)
         if error.vendor?.name != name || error.vendor?.processor != table.processor {
-            report.tally.mismatches += 1
-            report.tally.note("fuzz: \(table.processor) \(table.vendorType).\(name) lost the vendor name")
+            report.tally.mismatch("fuzz: \(table.processor) \(table.vendorType).\(name) lost the vendor name")
         }
         if let known {
             if error.code != known.code || error.recovery != known.recovery || error.phase != (phase ?? known.phase) {
-                report.tally.mismatches += 1
-                report.tally.note("fuzz: \(table.processor) \(name) mapped differently from its row")
+                report.tally.mismatch("fuzz: \(table.processor) \(name) mapped differently from its row")
             }
         } else if error.code != .unrecognizedVendorError {
-            report.tally.mismatches += 1
-            report.tally.note("fuzz: unknown \(table.processor) name \(name.debugDescription) gave \(error.code)")
+            report.tally.mismatch("fuzz: unknown \(table.processor) name \(name.debugDescription) gave \(error.code)")
         }
     }
 }
@@ -60,8 +57,7 @@ func fuzzVendorNames(iterations: Int, random: inout SeededGenerator, report: ino
     func recognized(_ error: PaymentError, _ what: String) {
         report.enumValues += 1
         if error.code == .unrecognizedVendorError {
-            report.tally.mismatches += 1
-            report.tally.note("fuzz: Square \(what) is not in its error table")
+            report.tally.mismatch("fuzz: Square \(what) is not in its error table")
         }
     }
     for value in Square.PaymentError.allCases { recognized(value.tenderError, "PaymentError.\(value.rawValue)") }
@@ -78,8 +74,7 @@ func fuzzMappings(report: inout FuzzReport) {
     func check(_ ok: Bool, _ what: @autoclosure () -> String) {
         report.enumValues += 1
         if !ok {
-            report.tally.mismatches += 1
-            report.tally.note("fuzz: mapping \(what())")
+            report.tally.mismatch("fuzz: mapping \(what())")
         }
     }
     for status in Square.OfflineStatus.allCases {
@@ -138,8 +133,7 @@ func fuzzVendorLifecycles(iterations: Int, random: inout SeededGenerator, report
     func step(_ current: inout PaymentState, _ next: PaymentState?, _ what: String) {
         guard let next else { return }
         if next != current, !PaymentStateMachine.canTransition(from: current, to: next) {
-            report.tally.mismatches += 1
-            report.tally.note("fuzz: \(what.split(separator: " ").first ?? "") lifecycle ending "
+            report.tally.mismatch("fuzz: \(what.split(separator: " ").first ?? "") lifecycle ending "
                 + "\(what.split(separator: ">").last ?? ""): \(current) → \(next) is illegal")
             return
         }

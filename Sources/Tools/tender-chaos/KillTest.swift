@@ -53,8 +53,7 @@ struct KillReport: Codable, Sendable {
                 overRefundAttempts += 1
                 if words.count > 1, words[1] == "ACCEPTED" {
                     overRefundsAccepted += 1
-                    tally.mismatches += 1
-                    tally.note("a refund beyond what was left was accepted: \(line)")
+                    tally.mismatch("a refund beyond what was left was accepted: \(line)")
                 }
             default:
                 break
@@ -97,7 +96,7 @@ func runKillTest(kills: Int, livesPerRound: Int, seed: UInt64, workRoot: URL, ex
     for round in 0..<kills {
         if roundsInWorld >= roundsPerDirectory {
             if worldIndex >= 0, report.brokenWorlds.last != directory.lastPathComponent {
-                report.tally.addFailures(await auditWorld(directory: directory, seed: seed, round: round))
+                report.tally.addFailures(await auditWorld(directory: directory, seed: seed))
             }
             if worldIndex >= 0, !keepWorlds { try? FileManager.default.removeItem(at: directory) }
             worldIndex += 1
@@ -159,7 +158,7 @@ func runKillTest(kills: Int, livesPerRound: Int, seed: UInt64, workRoot: URL, ex
         report.tally.add(verdict)
     }
     if worldIndex >= 0, report.brokenWorlds.last != directory.lastPathComponent {
-        report.tally.addFailures(await auditWorld(directory: directory, seed: seed, round: kills))
+        report.tally.addFailures(await auditWorld(directory: directory, seed: seed))
     }
     if !keepWorlds { try? FileManager.default.removeItem(at: directory) }
     report.seconds = Date().timeIntervalSince(start)

@@ -36,78 +36,71 @@ private func refundOverLink(_ faults: ServerLinkFaults, processor: String, persi
     }
 }
 
-/// The app's server for Stripe: capture, void, cancel, lookups and refunds on the simulated servers.
-struct PersistingStripeServer: PaymentCaptureService, StripeServerLookup, PaymentRefundService {
-    let store: StripeStore
-    let linkFaults = ServerLinkFaults()
-    private var server: StripeSimulatorServer { store.simulator.server }
+/// The app's server over one simulator's servers: capture, void and refunds persisted before they answer, refund
+/// lookups read as they are.
+protocol PersistingServer: PaymentCaptureService, PaymentRefundService {
+    associatedtype Inner: PaymentCaptureService & PaymentRefundService
+    associatedtype Simulator: PersistableSimulator
+    var store: SimulatorStore<Simulator> { get }
+    var linkFaults: ServerLinkFaults { get }
+    /// The simulator's own server.
+    var inner: Inner { get }
+}
 
-    init(store: StripeStore) { self.store = store }
-
+extension PersistingServer {
     func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
         try await persisting(store.persist) {
-            try await server.capture(processor: processor, reference: reference, processorPaymentID: processorPaymentID,
-                                     amount: amount)
+            try await inner.capture(processor: processor, reference: reference, processorPaymentID: processorPaymentID,
+                                    amount: amount)
         }
     }
     func void(processor: String, reference: String, processorPaymentID: String) async throws {
         try await persisting(store.persist) {
-            try await server.void(processor: processor, reference: reference, processorPaymentID: processorPaymentID)
+            try await inner.void(processor: processor, reference: reference, processorPaymentID: processorPaymentID)
         }
     }
-    func paymentIntents(metadataKey key: String, value: String) async throws -> [Stripe.PaymentIntent] {
-        try await server.paymentIntents(metadataKey: key, value: value)
-    }
-    func paymentIntent(id: String) async throws -> Stripe.PaymentIntent? { try await server.paymentIntent(id: id) }
-    func cancelPaymentIntent(id: String) async throws -> Stripe.PaymentIntent {
-        try await persisting(store.persist) { try await server.cancelPaymentIntent(id: id) }
-    }
     func refund(_ request: RefundRequest) async throws -> RefundResult {
-        try await refundOverLink(linkFaults, processor: "Stripe", persist: store.persist) {
-            try await server.refund(request)
+        try await refundOverLink(linkFaults, processor: store.simulator.vendorName, persist: store.persist) {
+            try await inner.refund(request)
         }
     }
     func lookUpRefund(processor: String, processorPaymentID: String, idempotencyKey: String,
                       processorRefundID: String?) async throws -> RefundResult? {
-        try await server.lookUpRefund(processor: processor, processorPaymentID: processorPaymentID,
-                                      idempotencyKey: idempotencyKey, processorRefundID: processorRefundID)
+        try await inner.lookUpRefund(processor: processor, processorPaymentID: processorPaymentID,
+                                     idempotencyKey: idempotencyKey, processorRefundID: processorRefundID)
     }
 }
 
-/// Square's servers as the app's backend reaches them: capture, void, cancel-by-key, lookups and refunds.
-struct PersistingSquareServer: PaymentCaptureService, SquareServerLookup, PaymentRefundService {
+/// The app's server for Stripe, with the lookups and cancellation the adapter takes.
+struct PersistingStripeServer: PersistingServer, StripeServerLookup {
+    let store: StripeStore
+    let linkFaults = ServerLinkFaults()
+    var inner: StripeSimulatorServer { store.simulator.server }
+
+    init(store: StripeStore) { self.store = store }
+
+    func paymentIntents(metadataKey key: String, value: String) async throws -> [Stripe.PaymentIntent] {
+        try await inner.paymentIntents(metadataKey: key, value: value)
+    }
+    func paymentIntent(id: String) async throws -> Stripe.PaymentIntent? { try await inner.paymentIntent(id: id) }
+    func cancelPaymentIntent(id: String) async throws -> Stripe.PaymentIntent {
+        try await persisting(store.persist) { try await inner.cancelPaymentIntent(id: id) }
+    }
+}
+
+/// Square's servers as the app's backend reaches them, with the lookups and cancel-by-key the adapter takes.
+struct PersistingSquareServer: PersistingServer, SquareServerLookup {
     let store: SquareStore
     let linkFaults = ServerLinkFaults()
-    private var server: SquareSimulator.Server { store.simulator.server }
+    var inner: SquareSimulator.Server { store.simulator.server }
 
     init(store: SquareStore) { self.store = store }
 
-    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
-        try await persisting(store.persist) {
-            try await server.capture(processor: processor, reference: reference, processorPaymentID: processorPaymentID,
-                                     amount: amount)
-        }
-    }
-    func void(processor: String, reference: String, processorPaymentID: String) async throws {
-        try await persisting(store.persist) {
-            try await server.void(processor: processor, reference: reference, processorPaymentID: processorPaymentID)
-        }
-    }
     func payments(referenceID: String, locationID: String) async throws -> [Square.APIPayment] {
-        try await server.payments(referenceID: referenceID, locationID: locationID)
+        try await inner.payments(referenceID: referenceID, locationID: locationID)
     }
-    func payment(id: String) async throws -> Square.APIPayment? { try await server.payment(id: id) }
+    func payment(id: String) async throws -> Square.APIPayment? { try await inner.payment(id: id) }
     func cancelPayment(byIdempotencyKey key: String) async throws {
-        try await persisting(store.persist) { try await server.cancelPayment(byIdempotencyKey: key) }
-    }
-    func refund(_ request: RefundRequest) async throws -> RefundResult {
-        try await refundOverLink(linkFaults, processor: "Square", persist: store.persist) {
-            try await server.refund(request)
-        }
-    }
-    func lookUpRefund(processor: String, processorPaymentID: String, idempotencyKey: String,
-                      processorRefundID: String?) async throws -> RefundResult? {
-        try await server.lookUpRefund(processor: processor, processorPaymentID: processorPaymentID,
-                                      idempotencyKey: idempotencyKey, processorRefundID: processorRefundID)
+        try await persisting(store.persist) { try await inner.cancelPayment(byIdempotencyKey: key) }
     }
 }

@@ -8,18 +8,35 @@ import TenderStripeSimulator
 // (atomically: temp file + rename) before an answer reaches the adapter. So the ledger can never record something
 // the processor-side file lacks, whenever the process is killed.
 
-/// Persists a Stripe simulator to its file; a failure to persist ends the process (the harness counts it a crash).
-struct StripeStore: Sendable {
-    let simulator: StripeSimulator
+/// A simulator whose processor side can be written to a file (both simulators can).
+protocol PersistableSimulator: Actor {
+    associatedtype PersistedState: Codable & Sendable
+    /// The vendor's name, for messages.
+    nonisolated var vendorName: String { get }
+    func persist(to file: SimulatorStateFile<PersistedState>) async throws
+}
+
+extension StripeSimulator: PersistableSimulator {
+    nonisolated var vendorName: String { "Stripe" }
+}
+
+extension SquareSimulator: PersistableSimulator {
+    nonisolated var vendorName: String { "Square" }
+}
+
+/// Persists a simulator to its file; a failure to persist ends the process (the harness counts it a crash).
+struct SimulatorStore<Simulator: PersistableSimulator>: Sendable {
+    let simulator: Simulator
     /// nil: nothing is persisted (the in-process flapping test and fuzz).
-    let file: SimulatorStateFile<StripeSimulator.PersistedState>?
-    /// Answers that arrive after the call that started them (a held card or confirmation released later).
+    let file: SimulatorStateFile<Simulator.PersistedState>?
+    /// Answers that arrive after the call that started them (a held card, confirmation or authorization released
+    /// later, a cancellation).
     let late = PersistedDelivery()
 
     func persist() async {
         guard let file, !sabotageSkipsPersist else { return }
         do { try await simulator.persist(to: file) } catch {
-            FileHandle.standardError.write(Data("tender-chaos: cannot persist Stripe state: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("tender-chaos: cannot persist \(simulator.vendorName) state: \(error)\n".utf8))
             exit(70)
         }
     }
@@ -30,27 +47,8 @@ struct StripeStore: Sendable {
     }
 }
 
-/// Persists a Square simulator to its file.
-struct SquareStore: Sendable {
-    let simulator: SquareSimulator
-    /// nil: nothing is persisted (the in-process flapping test and fuzz).
-    let file: SimulatorStateFile<SquareSimulator.PersistedState>?
-    /// Callbacks that arrive after the call that started them (a held card or authorization released later).
-    let late = PersistedDelivery()
-
-    func persist() async {
-        guard let file, !sabotageSkipsPersist else { return }
-        do { try await simulator.persist(to: file) } catch {
-            FileHandle.standardError.write(Data("tender-chaos: cannot persist Square state: \(error)\n".utf8))
-            exit(70)
-        }
-    }
-
-    /// Delivers a vendor callback that fired outside a persisted call, once the state it describes is on disk.
-    func deliverPersisted(_ deliver: @escaping @Sendable () -> Void) {
-        late.send(after: { await persist() }, deliver)
-    }
-}
+typealias StripeStore = SimulatorStore<StripeSimulator>
+typealias SquareStore = SimulatorStore<SquareSimulator>
 
 /// Delivers answers in the order they fired, each after a persist that started after it fired: a vendor callback
 /// fired from inside the simulator (a held confirmation released) cannot wait for the disk itself.

@@ -37,7 +37,8 @@ func fuzzRefunds(iterations: Int, directory: URL, random: inout SeededGenerator,
     guard !payments.isEmpty else { return }
     for _ in 0..<iterations {
         let (reference, total) = payments[random.int(0...payments.count - 1)]
-        let amount: Money? = switch random.int(0...9) {
+        let kind = random.int(0...9)
+        let amount: Money? = switch kind {
         case 0: nil                                                                  // everything left
         case 1: Money(minorUnits: total + Int64(random.int(1...1_000)), currency: .usd)  // over the total
         case 2: Money(minorUnits: Int64(random.int(-100...0)), currency: .usd)          // zero or negative
@@ -51,13 +52,21 @@ func fuzzRefunds(iterations: Int, directory: URL, random: inout SeededGenerator,
         default: break
         }
         report.refundAttempts += 1
+        if kind == 1 { report.overRefundAttempts += 1 }
+        var accepted: [RefundRecord] = []
         if random.chance(0.1) {
             // Two refunds of the same payment at once: at most one may run; together they never exceed the total.
             async let one = try? terminal.refund(reference: reference, amount: amount)
             async let two = try? terminal.refund(reference: reference, amount: amount)
-            _ = await (one, two)
-        } else {
-            _ = try? await terminal.refund(reference: reference, amount: amount)
+            let (first, second) = await (one, two)
+            accepted = [first, second].compactMap { $0 }
+        } else if let record = try? await terminal.refund(reference: reference, amount: amount) {
+            accepted = [record]
+        }
+        if kind == 1, !accepted.isEmpty {
+            // More than the whole payment must be refused before the processor hears of it.
+            report.overRefundsAccepted += accepted.count
+            report.tally.note("refund fuzz: \(reference) accepted a refund of \(amount?.minorUnits ?? 0) of \(total)")
         }
         if random.chance(0.05) { _ = await terminal.pollOnce() }
     }

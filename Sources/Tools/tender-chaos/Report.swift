@@ -64,7 +64,7 @@ struct FullReport: Codable {
                   + "\(fuzz.vendorNames) vendor error names, \(fuzz.vendorSequences) vendor lifecycles, "
                   + "\(fuzz.enumValues) vendor enum values, \(fuzz.adapterRequests) requests through the adapters, "
                   + "\(fuzz.refundAttempts) refund attempts (\(fuzz.refundsRecorded) recorded, "
-                  + "\(fuzz.overRefundsAccepted) accepted beyond what was captured)")
+                  + "\(fuzz.overRefundAttempts) over the total, \(fuzz.overRefundsAccepted) accepted beyond what was captured)")
         }
         let notes = (kill?.tally.notes ?? []) + (flap?.tally.notes ?? []) + (fuzz?.tally.notes ?? [])
         for note in notes.prefix(20) { print("  ! \(note)") }

@@ -31,12 +31,9 @@ private let pollStep: Double = 10
 func verifyAfterKill(directory: URL, seed: UInt64, round: Int, stats: inout VerifierStats) async -> Tally {
     var tally = Tally()
     var random = SeededGenerator(seed: seed ^ (UInt64(round) &* 0x9E37_79B9_7F4A_7C15) ^ 0x5645_5249)
-    let lags = SearchLags.drawn(&random)
-    let clock = ManualClock(start: Timeline.verifierStart(round: round))
     let world: World
     do {
-        world = try await World(directory: directory, seed: seed, clock: clock, lags: lags)
-        try await world.connectReaders()
+        world = try await World.launch(directory: directory, seed: seed, random: &random)
     } catch {
         tally.crashes += 1
         tally.worldUnusable = true
@@ -46,7 +43,7 @@ func verifyAfterKill(directory: URL, seed: UInt64, round: Int, stats: inout Veri
     let prefix = "r\(round)-"
     for (_, terminal) in world.terminals { stats.resolvedByRecovery += await terminal.recover().resolved.count }
     world.startEventPumps()
-    let wait = world.longestConsistencyWindow + lags.longest + 2 * pollStep
+    let wait = world.longestConsistencyWindow + world.lags.longest + 2 * pollStep
     await settle(world, seconds: wait)
     stats.secondsReachable += wait
     for (name, terminal) in world.terminals {
@@ -56,8 +53,7 @@ func verifyAfterKill(directory: URL, seed: UInt64, round: Int, stats: inout Veri
         for reference in report.unresolved where reference.hasPrefix(prefix) {
             guard let session = try? await terminal.session(reference: reference) else { continue }
             if truth[reference]?.settledAttempts.contains(session.paymentAttempt) == true {
-                tally.mismatches += 1
-                tally.note("round \(round) \(name) \(reference): outcomeUnknown after recovery although \(name) settled "
+                tally.mismatch("round \(round) \(name) \(reference): outcomeUnknown after recovery although \(name) settled "
                     + "vendor payment \(session.paymentAttempt), \(Int(wait)) s with the processor reachable")
             } else {
                 stats.unknownAwaitingRetry += 1
@@ -100,7 +96,7 @@ func settle(_ world: World, seconds: Double) async {
     var waited = 0.0
     while waited < seconds {
         let move = min(pollStep, seconds - waited)
-        world.clock.advance(by: move)
+        world.advance(by: move)
         waited += move
         await world.stripeClient.forward(maxCount: nil)
         await world.squareClient.sync(maxCount: .max, processor: world.square)
@@ -110,9 +106,8 @@ func settle(_ world: World, seconds: Double) async {
 
 /// Before a world is dropped: every round's payments and refunds, compared again, so a later life that damaged an
 /// earlier round's sessions (or charged or refunded them again) is caught.
-func auditWorld(directory: URL, seed: UInt64, round: Int) async -> Tally {
-    let clock = ManualClock(start: Timeline.auditStart(round: round))
-    guard let world = try? await World(directory: directory, seed: seed, clock: clock) else {
+func auditWorld(directory: URL, seed: UInt64) async -> Tally {
+    guard let world = try? await World(directory: directory, seed: seed, gap: 1) else {
         var tally = Tally()
         tally.crashes += 1
         tally.note("audit of \(directory.lastPathComponent): the world could not be opened")

@@ -10,7 +10,8 @@ import TenderStripeSimulator
 /// (``relaunchStripe()``, ``relaunchSquare()``): the SDK forgets every handle, and the app builds a new adapter and a
 /// new facade over the same ledger, as it would after the SDK's process was restarted.
 final class World: @unchecked Sendable {
-    let clock: ManualClock
+    let time: WorldTime
+    var clock: ManualClock { time.clock }
     let ledger: any PaymentLedger
     let sqlite: SQLitePaymentLedger?
     let lags: SearchLags
@@ -29,11 +30,13 @@ final class World: @unchecked Sendable {
     var stripeSimulator: StripeSimulator { stripeStore.simulator }
     var squareSimulator: SquareSimulator { squareStore.simulator }
 
-    /// Opens (or creates) the world in `directory`: simulators restored from their files with this life's search
-    /// lags, the SQLite ledger opened.
-    init(directory: URL, seed: UInt64, clock: ManualClock, lags: SearchLags = .defaults,
+    /// Opens (or creates) the world in `directory`: its simulated time resumed `gap` seconds after the last launch
+    /// stopped (``WorldTime``), simulators restored from their files with this launch's search lags, the SQLite
+    /// ledger opened. With `persistsSimulators: false` neither the simulators nor the time are written.
+    init(directory: URL, seed: UInt64, gap: Double = 0, lags: SearchLags = .defaults,
          persistsSimulators: Bool = true) async throws {
-        self.clock = clock
+        time = WorldTime(directory: directory, gap: gap, persists: persistsSimulators)
+        let clock = time.clock
         self.lags = lags
         let stripeFile = SimulatorStateFile<StripeSimulator.PersistedState>(url: directory.appendingPathComponent("stripe.json"))
         let squareFile = SimulatorStateFile<SquareSimulator.PersistedState>(url: directory.appendingPathComponent("square.json"))
@@ -68,6 +71,15 @@ final class World: @unchecked Sendable {
         squareTerminal = Self.terminal(square, ledger: opened, scope: Accounts.squareScope, clock: clock)
     }
 
+    /// One launch of the app in the kill test: the world opened a seeded pause after the last launch stopped, with
+    /// seeded search lags (never zero), network on and both readers connected.
+    static func launch(directory: URL, seed: UInt64, random: inout SeededGenerator) async throws -> World {
+        let lags = SearchLags.drawn(&random)
+        let world = try await World(directory: directory, seed: seed, gap: WorldTime.gap(&random), lags: lags)
+        try await world.connectReaders()
+        return world
+    }
+
     private static func stripeProcessor(client: PersistingStripeClient, server: PersistingStripeServer,
                                         clock: ManualClock) -> StripeProcessor {
         StripeProcessor(client: client, captureService: server, serverLookup: server, refundService: server,
@@ -84,6 +96,9 @@ final class World: @unchecked Sendable {
                                  clock: ManualClock) -> PaymentTerminal {
         PaymentTerminal(processor: processor, ledger: ledger, scope: scope, limits: Accounts.limits, clock: clock)
     }
+
+    /// Moves simulated time (recorded first, see ``WorldTime``).
+    func advance(by seconds: Double) { time.advance(by: seconds) }
 
     var terminals: [(name: String, terminal: PaymentTerminal)] {
         [("stripe", stripeTerminal), ("square", squareTerminal)]
