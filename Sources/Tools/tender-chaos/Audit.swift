@@ -12,6 +12,8 @@ struct Tally: Codable, Sendable {
     /// Refunds the ledger records, compared one by one with the processor's.
     var refundsChecked = 0
     var notes: [String] = []
+    /// For failing payments: the ledger's history and what the processor holds (up to 10; printed with --verbose).
+    var histories: [String] = []
     /// The app could not start on these files (the kill test then starts a fresh world).
     var worldUnusable = false
 
@@ -24,6 +26,7 @@ struct Tally: Codable, Sendable {
         crashes += other.crashes
         mismatches += other.mismatches
         for note in other.notes { self.note(note) }
+        for history in other.histories where histories.count < 10 { histories.append(history) }
     }
 
     mutating func add(_ other: Tally) {
@@ -80,6 +83,7 @@ func compare(world: World, label: String, prefix: String = "") async -> Tally {
         tally.payments += sessions.count
         var seen = Set<String>()
         for session in sessions {
+            let failuresBefore = tally.failures
             seen.insert(session.reference)
             let fact = truth[session.reference] ?? ProcessorFact()
             let where_ = "\(label) \(name) \(session.reference)"
@@ -103,6 +107,10 @@ func compare(world: World, label: String, prefix: String = "") async -> Tally {
             let records = refundsByReference[session.reference] ?? []
             tally.refundsChecked += records.count
             tally.addFailures(auditRefunds(records, session: session, fact: fact, label: where_))
+            if tally.failures > failuresBefore, tally.histories.count < 10 {
+                let full = try? await terminal.session(reference: session.reference)
+                tally.histories.append(describe(full ?? session, fact, label: where_))
+            }
         }
         for (reference, fact) in truth where fact.charges > 0 && reference.hasPrefix(prefix) && !seen.contains(reference) {
             tally.mismatches += 1
@@ -154,4 +162,16 @@ private func auditRefunds(_ records: [RefundRecord], session: PaymentSession, fa
         mismatch("the ledger holds \(ledgerRefunded) refunded of \(session.total.minorUnits)")
     }
     return tally
+}
+
+/// A failing payment as the ledger recorded it (every transition, with its vendor payment, error and note) and as
+/// the processor holds it.
+private func describe(_ session: PaymentSession, _ fact: ProcessorFact, label: String) -> String {
+    let steps = session.transitions.map { step in
+        let seconds = step.at.timeIntervalSince(session.createdAt)
+        return "\(step.from?.rawValue ?? "-")→\(step.to) #\(step.attempt) +\(String(format: "%.1f", seconds))s"
+            + (step.error.map { " [\($0.code.rawValue): \($0.message.prefix(120))]" } ?? "")
+            + (step.note.map { " (\($0.prefix(120)))" } ?? "")
+    }
+    return "\(label): ledger " + steps.joined(separator: " | ") + " || processor " + fact.vendorPayments.joined(separator: "; ")
 }

@@ -7,8 +7,36 @@ import TenderStripeSimulator
 
 /// Writes one progress line to stdout at once (the parent reads it after the child ends, killed or not).
 func progress(_ line: String) {
+    watchdog.saw(line)
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
+
+/// Ends a child life that makes no progress for ``limit`` seconds of wall time (a payment, refund or relaunch that
+/// never returns): it prints what it was doing and exits with status 4, which the parent counts as a crash. A
+/// thread of its own, so it runs whatever the tasks wait for.
+final class Watchdog: @unchecked Sendable {
+    static let limit: TimeInterval = 30
+    private let last = Locked<(line: String, at: Date)>(("start", Date()))
+
+    func saw(_ line: String) { last.withLock { $0 = (line, Date()) } }
+
+    func start() {
+        let thread = Thread { [self] in
+            while true {
+                Thread.sleep(forTimeInterval: 1)
+                let (line, at) = last.current
+                guard Date().timeIntervalSince(at) > Self.limit else { continue }
+                let message = "stuck for \(Int(Self.limit)) s after: \(line)\n"
+                FileHandle.standardOutput.write(Data(message.utf8))
+                FileHandle.standardError.write(Data(message.utf8))
+                exit(4)
+            }
+        }
+        thread.start()
+    }
+}
+
+let watchdog = Watchdog()
 
 /// One life of the point-of-sale app, run in a child process that the parent kills with SIGKILL at a random moment:
 /// restore both simulators and the ledger (a relaunch: every SDK handle is gone), draw this life's search lags,
@@ -21,6 +49,7 @@ func progress(_ line: String) {
 /// (`sale STATE`, `retry STATE`, `another STATE`, `cancel STATE`, `refund …`, `overrefund …`) and per injected fault
 /// (`fault PROCESSOR KIND`), which the parent counts.
 func runChildLife(directory: URL, seed: UInt64, round: Int, life: Int) async -> Int32 {
+    watchdog.start()
     var random = SeededGenerator(seed: seed ^ (UInt64(round * 8 + life) &* 0x9E37_79B9_7F4A_7C15) ^ 0xC4A0_5000)
     let world: World
     do {
@@ -52,9 +81,10 @@ final class ChildLife {
     /// Manual-capture sales authorized in this life (processor, reference).
     var manual: [(stripe: Bool, reference: String)] = []
     var number = 0
-    /// A hold (card or authorization) was injected into this simulator and not yet reached: every operation on it
-    /// is driven (run in a task while the harness releases what the simulator holds), so nothing waits forever.
-    var holdPending: [Bool: Bool] = [true: false, false: false]
+    /// Holds (card or authorization) injected into each simulator and not yet reached: while any is pending, every
+    /// operation on it is driven (run in a task while the harness releases what the simulator holds), so nothing
+    /// waits forever.
+    var pendingHolds: [Bool: Int] = [true: 0, false: 0]
 
     init(world: World, round: Int, life: Int, random: SeededGenerator) {
         self.world = world
@@ -73,10 +103,19 @@ final class ChildLife {
     func burst() async {
         let steps = random.int(14...22)
         for step in 0..<steps {
-            progress("step \(step)")
             advance(1)
             let isStripe = random.chance(0.5)
-            switch random.int(0...99) {
+            let roll = random.int(0...99)
+            let kind = switch roll {
+            case 0..<10: "network"
+            case 10..<18: "forwarding"
+            case 18..<23: "capture"
+            case 23..<26: "relaunch"
+            case 26..<40: "refund"
+            default: "sale"
+            }
+            progress("step \(step) \(kind) \(Self.name(isStripe))")
+            switch roll {
             case 0..<10: await toggleNetwork(isStripe)
             case 10..<18: await forwardingStep(isStripe)
             case 18..<23: await captureStep()
@@ -130,7 +169,7 @@ final class ChildLife {
     /// simulator holds until it ends.
     func drive<T: Sendable>(_ isStripe: Bool, _ operation: @escaping @Sendable () async throws -> T) async
         -> Result<T, any Error> {
-        guard holdPending[isStripe] == true else {
+        guard pendingHolds[isStripe, default: 0] > 0 else {
             do { return .success(try await operation()) } catch { return .failure(error) }
         }
         let finished = Locked(false)
@@ -142,12 +181,18 @@ final class ChildLife {
         return await task.result
     }
 
+    /// A hold fault was injected: operations on this simulator are driven until it is reached.
+    func injectedHold(_ isStripe: Bool) { pendingHolds[isStripe, default: 0] += 1 }
+
+    /// A hold was reached (the simulator held something, now released or gone with a relaunch).
+    func consumedHold(_ isStripe: Bool) { pendingHolds[isStripe] = max(0, pendingHolds[isStripe, default: 0] - 1) }
+
     /// Releases what the simulator holds (its answer reaches the adapter after a persist) until `finished`.
     func release(_ isStripe: Bool, until finished: Locked<Bool>) async {
         while !finished.current {
             if await world.isHolding(stripe: isStripe) {
                 await world.releaseHeld(stripe: isStripe)
-                holdPending[isStripe] = false
+                consumedHold(isStripe)
             }
             try? await Task.sleep(nanoseconds: 200_000)
         }

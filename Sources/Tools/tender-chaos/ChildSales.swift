@@ -33,7 +33,9 @@ extension ChildLife {
         let request = PaymentRequest(amount: Money(minorUnits: amount, currency: .usd), reference: reference,
                                      captureMode: capture, offlinePolicy: policy,
                                      metadata: isStripe ? ["round": "\(round)"] : [:])
-        var session = online && random.chance(0.12) ? await cancelMidway(request, isStripe)
+        let midway = online ? random.int(0...99) : 99
+        var session = midway < 12 ? await cancelMidway(request, isStripe)
+            : midway < 22 ? await relaunchMidway(request, isStripe)
             : await attempt("sale", request, isStripe)
         for _ in 0..<3 {
             guard let current = session else { break }
@@ -76,7 +78,7 @@ extension ChildLife {
         return report(label, await drive(isStripe) { try await terminal.takePayment(request) }, isStripe)
     }
 
-    private func report(_ label: String, _ result: Result<PaymentSession, any Error>, _ isStripe: Bool)
+    func report(_ label: String, _ result: Result<PaymentSession, any Error>, _ isStripe: Bool)
         -> PaymentSession? {
         switch result {
         case .success(let session):
@@ -106,7 +108,7 @@ extension ChildLife {
         } else {
             await world.squareSimulator.holdNextCardPresentation()
         }
-        holdPending[isStripe] = true
+        injectedHold(isStripe)
         progress("fault \(Self.name(isStripe)) \(atConfirm ? "cancel-mid-confirm" : "cancel-mid-collect")")
         let terminal = world.terminal(stripe: isStripe)
         let finished = Locked(false)
@@ -126,6 +128,72 @@ extension ChildLife {
         for _ in 0..<random.int(0...4) { await Task.yield() }
         await release(isStripe, until: finished)
         return report("cancel", await task.result, isStripe)
+    }
+}
+
+extension ChildLife {
+    /// The SDK's process restarts while the authorization is on its way (held at the vendor): the app relaunches
+    /// (a new adapter and facade over the same ledger, recovery), and the vendor acts on the request afterwards with
+    /// nobody to tell: before, during or after the app's first retry of the same reference. Prints `relaunched
+    /// STATE` (the session as the new facade has it) and the retries' outcomes through the app's rules.
+    private func relaunchMidway(_ request: PaymentRequest, _ isStripe: Bool) async -> PaymentSession? {
+        if isStripe {
+            await world.stripeSimulator.inject(.holdNextAuthorization)
+        } else {
+            await world.squareSimulator.holdNextAuthorizationRequest()
+        }
+        injectedHold(isStripe)
+        let terminal = world.terminal(stripe: isStripe)
+        let finished = Locked(false)
+        let task = Task {
+            defer { finished.withLock { $0 = true } }
+            return try await terminal.takePayment(request)
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while !finished.current, Date() < deadline, !(await world.isHolding(stripe: isStripe)) {
+            try? await Task.sleep(nanoseconds: 100_000)
+        }
+        guard await world.isHolding(stripe: isStripe) else {
+            // The payment ended without reaching the vendor (refused, stored, declined): nothing to relaunch over.
+            await release(isStripe, until: finished)
+            return report("sale", await task.result, isStripe)
+        }
+        progress("fault \(Self.name(isStripe)) relaunch-mid-confirm")
+        do {
+            _ = isStripe ? try await world.relaunchStripe() : try await world.relaunchSquare()
+        } catch {
+            progress("relaunch \(Self.name(isStripe)) could not reconnect: \(error)")
+        }
+        // The old task belongs to the process that is gone: Stripe never answers it, Square ends it unknown. The
+        // hold was reached; a retry is driven only if another hold is still pending.
+        _ = task
+        consumedHold(isStripe)
+        let newTerminal = world.terminal(stripe: isStripe)
+        var session = try? await newTerminal.session(reference: request.reference)
+        progress("relaunched \(session?.state.rawValue ?? "missing")")
+        guard let current = session, unfinishedStates.contains(current.state) else {
+            await world.releaseHeld(stripe: isStripe)
+            return session
+        }
+        switch random.int(0...2) {
+        case 0:  // the vendor acts, then the app retries (below, by the app's rules)
+            await world.releaseHeld(stripe: isStripe)
+            session = try? await newTerminal.session(reference: request.reference)
+        case 1:  // the app retries first, then the vendor acts
+            session = await attempt("retry", request, isStripe)  // driven only past another pending hold
+            await world.releaseHeld(stripe: isStripe)
+        default:  // the vendor acts while the app retries
+            let retried = Locked(false)
+            let retry = Task {
+                defer { retried.withLock { $0 = true } }
+                return try await newTerminal.takePayment(request)
+            }
+            for _ in 0..<random.int(0...6) { await Task.yield() }
+            await world.releaseHeld(stripe: isStripe)
+            await release(isStripe, until: retried)
+            session = report("retry", await retry.result, isStripe)
+        }
+        return session
     }
 }
 

@@ -66,8 +66,10 @@ extension PersistingServer {
     }
     func lookUpRefund(processor: String, processorPaymentID: String, idempotencyKey: String,
                       processorRefundID: String?) async throws -> RefundResult? {
-        try await inner.lookUpRefund(processor: processor, processorPaymentID: processorPaymentID,
-                                     idempotencyKey: idempotencyKey, processorRefundID: processorRefundID)
+        try await store.gate.read {
+            try await inner.lookUpRefund(processor: processor, processorPaymentID: processorPaymentID,
+                                         idempotencyKey: idempotencyKey, processorRefundID: processorRefundID)
+        }
     }
 }
 
@@ -80,9 +82,11 @@ struct PersistingStripeServer: PersistingServer, StripeServerLookup {
     init(store: StripeStore) { self.store = store }
 
     func paymentIntents(metadataKey key: String, value: String) async throws -> [Stripe.PaymentIntent] {
-        try await inner.paymentIntents(metadataKey: key, value: value)
+        try await store.gate.read { try await inner.paymentIntents(metadataKey: key, value: value) }
     }
-    func paymentIntent(id: String) async throws -> Stripe.PaymentIntent? { try await inner.paymentIntent(id: id) }
+    func paymentIntent(id: String) async throws -> Stripe.PaymentIntent? {
+        try await store.gate.read { try await inner.paymentIntent(id: id) }
+    }
     func cancelPaymentIntent(id: String) async throws -> Stripe.PaymentIntent {
         try await persisting(store.persist) { try await inner.cancelPaymentIntent(id: id) }
     }
@@ -97,9 +101,11 @@ struct PersistingSquareServer: PersistingServer, SquareServerLookup {
     init(store: SquareStore) { self.store = store }
 
     func payments(referenceID: String, locationID: String) async throws -> [Square.APIPayment] {
-        try await inner.payments(referenceID: referenceID, locationID: locationID)
+        try await store.gate.read { try await inner.payments(referenceID: referenceID, locationID: locationID) }
     }
-    func payment(id: String) async throws -> Square.APIPayment? { try await inner.payment(id: id) }
+    func payment(id: String) async throws -> Square.APIPayment? {
+        try await store.gate.read { try await inner.payment(id: id) }
+    }
     func cancelPayment(byIdempotencyKey key: String) async throws {
         try await persisting(store.persist) { try await inner.cancelPayment(byIdempotencyKey: key) }
     }

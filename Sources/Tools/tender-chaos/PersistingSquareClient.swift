@@ -134,7 +134,9 @@ final class PersistingSquareClient: SquareClient, Square.AuthorizationManager, S
         await held.persistAndRelease()
         return handle
     }
-    var currentPaymentHandle: (any Square.PaymentHandle)? { get async { await simulator.currentPaymentHandle } }
+    var currentPaymentHandle: (any Square.PaymentHandle)? {
+        get async { await store.gate.read { await simulator.currentPaymentHandle } }
+    }
     var offlinePaymentQueue: any Square.OfflinePaymentQueue { self }
     func getIdempotencyKey(withPaymentAttemptId paymentAttemptId: String) async -> String? {
         await simulator.getIdempotencyKey(withPaymentAttemptId: paymentAttemptId)
@@ -165,7 +167,15 @@ final class PersistingSquareClient: SquareClient, Square.AuthorizationManager, S
 
     // OfflinePaymentQueue (reads only; the SDK's timed deletions are persisted at the next change)
     func getPayments() async throws(Square.OfflinePaymentQueueError) -> [Square.OfflinePayment] {
-        try await simulator.getPayments()
+        let simulator = self.simulator
+        let result: Result<[Square.OfflinePayment], Square.OfflinePaymentQueueError> = await store.gate.read {
+            do throws(Square.OfflinePaymentQueueError) {
+                return .success(try await simulator.getPayments())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
     func getTotalStoredPaymentsAmount() async throws(Square.OfflinePaymentQueueError) -> any Square.MoneyAmount {
         try await simulator.getTotalStoredPaymentsAmount()

@@ -111,7 +111,7 @@ struct PersistingStripeClient: StripeClient {
 
     var connectionStatus: Stripe.ConnectionStatus { get async { await simulator.connectionStatus } }
     var paymentStatus: Stripe.PaymentStatus { get async { await simulator.paymentStatus } }
-    var offlineStatus: Stripe.OfflineStatus { get async { await simulator.offlineStatus } }
+    var offlineStatus: Stripe.OfflineStatus { get async { await store.gate.read { await simulator.offlineStatus } } }
     var connectedReader: Stripe.Reader? { get async { await simulator.connectedReader } }
     var offlineModeEnabled: Bool { get async { await simulator.offlineModeEnabled } }
 
@@ -142,7 +142,15 @@ struct PersistingStripeClient: StripeClient {
     }
 
     func retrievePaymentIntent(clientSecret: String) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
-        try await simulator.retrievePaymentIntent(clientSecret: clientSecret)
+        let simulator = self.simulator
+        let result: Result<Stripe.PaymentIntent, Stripe.ErrorCode> = await store.gate.read {
+            do throws(Stripe.ErrorCode) {
+                return .success(try await simulator.retrievePaymentIntent(clientSecret: clientSecret))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     func collectPaymentMethod(_ paymentIntent: Stripe.PaymentIntent,

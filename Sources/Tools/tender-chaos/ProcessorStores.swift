@@ -32,6 +32,8 @@ struct SimulatorStore<Simulator: PersistableSimulator>: Sendable {
     /// Answers that arrive after the call that started them (a held card, confirmation or authorization released
     /// later, a cancellation).
     let late = PersistedDelivery()
+    /// Reads wait while an unanswered vendor action is persisted.
+    let gate = VendorGate()
 
     func persist() async {
         guard let file, !sabotageSkipsPersist else { return }
@@ -94,5 +96,67 @@ final class ServerLinkFaults: Sendable {
     static func timeout(_ processor: String) -> PaymentError {
         PaymentError(.timedOut, recovery: .waitAndRetry, phase: .refund,
                      message: "The app's server did not answer the \(processor) refund in time.")
+    }
+}
+
+/// Reads of the vendor's state (lookups, searches, the SDK's queue) wait while a vendor action nobody will answer
+/// (a held request released after a relaunch) is being persisted, so nothing can record what the vendor did before
+/// the processor's side is on disk; the action waits for reads already running.
+final class VendorGate: Sendable {
+    private struct State {
+        var readers = 0
+        var writing = false
+        var waitingReaders: [CheckedContinuation<Void, Never>] = []
+        var waitingWriter: CheckedContinuation<Void, Never>?
+    }
+    private let state = Locked(State())
+
+    /// Runs a read, after any vendor action being persisted.
+    func read<T>(_ body: () async throws -> T) async rethrows -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let admitted = state.withLock { state -> Bool in
+                guard !state.writing else {
+                    state.waitingReaders.append(continuation)
+                    return false
+                }
+                state.readers += 1
+                return true
+            }
+            if admitted { continuation.resume() }
+        }
+        defer { endRead() }
+        return try await body()
+    }
+
+    private func endRead() {
+        let writer = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.readers -= 1
+            guard state.readers == 0 else { return nil }
+            defer { state.waitingWriter = nil }
+            return state.waitingWriter
+        }
+        writer?.resume()
+    }
+
+    /// Runs a vendor action and its persist with no read running or starting (one action at a time).
+    func write<T>(_ body: () async -> T) async -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let admitted = state.withLock { state -> Bool in
+                state.writing = true
+                guard state.readers > 0 else { return true }
+                state.waitingWriter = continuation
+                return false
+            }
+            if admitted { continuation.resume() }
+        }
+        let result = await body()
+        let readers = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.writing = false
+            state.readers += state.waitingReaders.count
+            defer { state.waitingReaders.removeAll() }
+            return state.waitingReaders
+        }
+        for reader in readers { reader.resume() }
+        return result
     }
 }

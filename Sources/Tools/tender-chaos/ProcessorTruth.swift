@@ -25,6 +25,8 @@ struct ProcessorFact {
     var refunds: [String: Refund] = [:]
     /// Vendor payment numbers whose outcome the processor has settled (charged, declined, canceled, failed).
     var settledAttempts: Set<Int> = []
+    /// Each vendor payment as the processor holds it, in words (for the details of a failing payment).
+    var vendorPayments: [String] = []
 
     /// Refunded and settled as succeeded, minor units.
     var refunded: Int64 { refunds.values.filter { $0.status == .succeeded }.reduce(0) { $0 + $1.amount } }
@@ -52,7 +54,11 @@ extension World {
             case .succeeded, .requiresCapture, .canceled, .requiresReauthorization: true
             case .requiresPaymentMethod, .requiresConfirmation, .requiresAction, .processing: !intent.charges.isEmpty
             }
-            if settled { truth[reference, default: ProcessorFact()].settledAttempts.insert(StripeMapping.paymentAttempt(intent)) }
+            let attempt = StripeMapping.paymentAttempt(intent)
+            if settled { truth[reference, default: ProcessorFact()].settledAttempts.insert(attempt) }
+            let charges = intent.charges.map { "\($0.stripeId) \($0.status)" }.joined(separator: ", ")
+            truth[reference, default: ProcessorFact()].vendorPayments.append(
+                "\(intent.stripeId ?? "-") #\(attempt) \(intent.status) created +\(Int(intent.created.timeIntervalSince(Accounts.epoch)))s charges [\(charges)]")
         }
         for refund in await stripeSimulator.serverRefunds {
             guard let reference = referenceOfCharge[refund.chargeId] else { continue }
@@ -85,6 +91,8 @@ extension World {
             }
             if payment.status == .completed { fact.captured += total }
             if [.approved, .completed, .failed, .canceled].contains(payment.status) { fact.settledAttempts.insert(attempt) }
+            fact.vendorPayments.append("\(payment.id) \(attemptID) \(payment.status.caseName) key \(payment.idempotencyKey) "
+                + "created +\(Int(payment.createdAt.timeIntervalSince(Accounts.epoch)))s")
             truth[reference] = fact
         }
         for refund in await squareSimulator.serverRefunds {

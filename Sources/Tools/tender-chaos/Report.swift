@@ -68,6 +68,10 @@ struct FullReport: Codable {
         }
         let notes = (kill?.tally.notes ?? []) + (flap?.tally.notes ?? []) + (fuzz?.tally.notes ?? [])
         for note in notes.prefix(20) { print("  ! \(note)") }
+        if verbose {
+            let histories = (kill?.tally.histories ?? []) + (flap?.tally.histories ?? []) + (fuzz?.tally.histories ?? [])
+            for history in histories { print("  ? \(history)") }
+        }
     }
 
     private func printDetails(_ kill: KillReport, verbose: Bool) {

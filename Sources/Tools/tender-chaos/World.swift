@@ -213,14 +213,25 @@ final class World: @unchecked Sendable {
         }
     }
 
-    /// Lets a held card or confirmation proceed on one simulator (its answer reaches the adapter after a persist).
+    /// Lets a held card, confirmation or authorization proceed on one simulator, with no read of the vendor's
+    /// state running (``VendorGate``), and persists before anything can read what the vendor did: an answer that
+    /// reaches the adapter also comes after a persist of its own, but after a relaunch nobody hears the answer.
     /// Returns whether something was held.
     @discardableResult
     func releaseHeld(stripe isStripe: Bool) async -> Bool {
-        if isStripe { return await stripeSimulator.releaseHeld() }
-        let holding = await squareSimulator.isHolding
-        if holding { await squareSimulator.releaseHeld() }
-        return holding
+        if isStripe {
+            return await stripeStore.gate.write {
+                let released = await stripeSimulator.releaseHeld()
+                await stripeStore.persist()
+                return released
+            }
+        }
+        return await squareStore.gate.write {
+            let holding = await squareSimulator.isHolding
+            if holding { await squareSimulator.releaseHeld() }
+            await squareStore.persist()
+            return holding
+        }
     }
 
     /// Whether one simulator holds a card presentation or an authorization.
