@@ -53,7 +53,8 @@ struct SyncDay {
         var configuration = Stripe.SimulatorConfiguration(offlineEnabled: true)
         configuration.forwardsWhenNetworkReturns = true
         let simulator = StripeSimulator(configuration: configuration, seed: 7, clock: clock)
-        let processor = StripeProcessor(client: simulator, captureService: SimulatorServer(simulator: simulator), clock: clock)
+        let processor = StripeProcessor(client: simulator, captureService: SimulatorServer(simulator: simulator), clock: clock,
+                                        simulatedReaders: true)
         let ledger = try SQLitePaymentLedger(url: url)
         let limits = OfflineRiskLimits(perPaymentMaximum: [.usd: 150_00], storedTotalMaximum: [.usd: 500_00],
                                        storedCountMaximum: 20, oldestStoredAgeMaximum: 12 * 3_600)
