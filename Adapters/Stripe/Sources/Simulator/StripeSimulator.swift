@@ -79,6 +79,12 @@ public actor StripeSimulator: StripeClient {
     let tokenProvider: any Stripe.ConnectionTokenProvider
     /// Stripe's servers and the SDK's disk.
     var state: PersistedState
+    /// Lookup aids over `state.serverIntents`, never persisted: where each intent sits in the array (checked on
+    /// use, rebuilt when stale) and the earliest capture deadline of an uncaptured authorization (`nil`: not known
+    /// yet, scan once). They keep every call O(1) in the number of payments Stripe holds.
+    var serverIntentIndex: [String: Int] = [:]
+    var nextAuthorizationExpiry: Date?
+    var authorizationExpiryKnown = false
     var configuration: Stripe.SimulatorConfiguration
     var offlineMode: Stripe.SimulatedOfflineMode = .disabled
     var random: SeededGenerator
@@ -216,7 +222,21 @@ public actor StripeSimulator: StripeClient {
 
     /// The server's PaymentIntent with this id.
     public func serverIntent(stripeId: String) -> Stripe.PaymentIntent? {
-        state.serverIntents.first { $0.stripeId == stripeId }
+        serverIntentPosition(stripeId).map { state.serverIntents[$0] }
+    }
+
+    /// Where the server intent with this id sits in `state.serverIntents`, through the index (rebuilt when stale).
+    func serverIntentPosition(_ stripeId: String) -> Int? {
+        if let index = serverIntentIndex[stripeId] {
+            if index < state.serverIntents.count, state.serverIntents[index].stripeId == stripeId { return index }
+        } else if serverIntentIndex.count == state.serverIntents.count {
+            return nil  // the index is complete: no such intent
+        }
+        serverIntentIndex = [:]
+        for (index, intent) in state.serverIntents.enumerated() {
+            if let id = intent.stripeId { serverIntentIndex[id] = index }
+        }
+        return serverIntentIndex[stripeId]
     }
 
     // MARK: - Delegates and credentials
