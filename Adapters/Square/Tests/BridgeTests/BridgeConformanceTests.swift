@@ -87,6 +87,14 @@ struct BridgeConformanceTests {
         let offMain = worlds.flatMap(\.backend.offMainCalls)
         #expect(!worlds.isEmpty && calls.count > worlds.count)
         #expect(offMain.isEmpty, "SDK calls off the main thread: \(offMain)")
+        var leftovers: [String] = []
+        for world in worlds {
+            for bridge in world.bridges.current {
+                let held = await world.registryContents(of: bridge)
+                if held.paymentHandles + held.pairingHandles + held.delegates > 0 { leftovers.append("\(held)") }
+            }
+        }
+        #expect(leftovers.isEmpty, "SDK objects still held after the checks: \(leftovers)")
         let relaunched = worlds.filter { $0.bridges.current.count > 1 }
         #expect(!relaunched.isEmpty, "some check relaunched")
         print("""

@@ -70,6 +70,8 @@ final class BridgeWorld: Sendable {
     /// Every bridge made in this world, the first first.
     let bridges = Locked<[SquareMobilePaymentsBridge]>([])
     let grace: TimeInterval
+    /// The network monitor given to each bridge (the simulator's model of the SDK's view unless a test gives one).
+    let networkMonitor: any Square.NetworkMonitor
 
     var bridge: SquareMobilePaymentsBridge { current.current.bridge }
     var processor: SquareProcessor { current.current.processor }
@@ -77,13 +79,16 @@ final class BridgeWorld: Sendable {
     /// A device authorized as seller A at Main St through the bridge, with one reader paired through it.
     init(delivery: SimulatorSurfaceBackend.CallbackDelivery = .duringCall,
          configuration: SquareSimulator.Configuration = .init(), seed: UInt64 = 7, authorize: Bool = true,
-         grace: TimeInterval = 2) async throws {
-        clock = ManualClock()
+         grace: TimeInterval = 2, clock: ManualClock = ManualClock(),
+         networkMonitor: (any Square.NetworkMonitor)? = nil) async throws {
+        self.clock = clock
         simulator = SquareSimulator(sellers: BridgeSellers.all, configuration: configuration, seed: seed, clock: clock)
         backend = SimulatorSurfaceBackend(simulator: simulator, clock: clock, delivery: delivery)
         self.grace = grace
+        self.networkMonitor = networkMonitor ?? simulator.networkMonitor
         SurfaceBackendSlot.install(backend)
-        let (bridge, processor) = await Self.launch(simulator: simulator, clock: clock, emitter: emitter, grace: grace)
+        let (bridge, processor) = await Self.launch(simulator: simulator, monitor: self.networkMonitor, clock: clock,
+                                                    emitter: emitter, grace: grace)
         current = Locked((bridge, processor))
         bridges.withLock { $0.append(bridge) }
         guard authorize else { return }
@@ -95,11 +100,12 @@ final class BridgeWorld: Sendable {
 
     /// `MobilePaymentsSDK.initialize`, then a bridge over `MobilePaymentsSDK.shared` (the installed backend's SDK) and
     /// an adapter over it: what an app does at launch.
-    private static func launch(simulator: SquareSimulator, clock: ManualClock, emitter: ProcessorEventEmitter,
-                               grace: TimeInterval) async -> (SquareMobilePaymentsBridge, SquareProcessor) {
+    private static func launch(simulator: SquareSimulator, monitor: any Square.NetworkMonitor, clock: ManualClock,
+                               emitter: ProcessorEventEmitter, grace: TimeInterval)
+        async -> (SquareMobilePaymentsBridge, SquareProcessor) {
         let bridge = await MainActor.run {
             MobilePaymentsSDK.initialize(squareApplicationID: "sq0idp-tender-tests")
-            return SquareMobilePaymentsBridge(networkMonitor: simulator.networkMonitor, callbackGrace: grace)
+            return SquareMobilePaymentsBridge(networkMonitor: monitor, callbackGrace: grace)
         }
         var settings = SquareProcessor.Configuration()
         settings.readersAreSimulated = true
@@ -115,7 +121,8 @@ final class BridgeWorld: Sendable {
     @discardableResult
     func relaunch() async -> SquareProcessor {
         await backend.relaunch()
-        let (bridge, processor) = await Self.launch(simulator: simulator, clock: clock, emitter: emitter, grace: grace)
+        let (bridge, processor) = await Self.launch(simulator: simulator, monitor: networkMonitor, clock: clock,
+                                                    emitter: emitter, grace: grace)
         current.withLock { $0 = (bridge, processor) }
         bridges.withLock { $0.append(bridge) }
         await processor.startObserving()

@@ -207,6 +207,9 @@ private final class Answer<Value>: @unchecked Sendable {
 package struct ErrorNotInThisSDK: Error, Hashable, Sendable, CustomStringConvertible {
     /// The simulator's case name.
     package var name: String
+
+    /// Stands for the simulator's case `name`.
+    package init(name: String) { self.name = name }
     /// `"idempotencyKeyReused (not in SDK 2.5)"`.
     package var description: String { "\(name) (not in SDK 2.5)" }
 }
