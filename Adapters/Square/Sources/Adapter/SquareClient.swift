@@ -223,9 +223,10 @@ extension Square {
 
     /// The device's connectivity, which Square's SDK does not expose (it "regularly checks for network
     /// connectivity and a connection to Square servers" internally). Not a Square type. The iOS bridge implements
-    /// it with `NWPathMonitor` (Network framework): ``isConnected`` is a satisfied path, and ``lastConnectedAt`` is
-    /// the last time a request to Square succeeded or, lacking that, the path was last satisfied, kept across
-    /// launches in the app's defaults. The simulator answers with its own model of the SDK's view.
+    /// it with `NWPathMonitor` (Network framework, `SquareNetworkMonitor`): ``isConnected`` is a satisfied path, and
+    /// ``lastConnectedAt`` is the later of the last moment the path was satisfied and the last request the bridge saw
+    /// Square answer, kept across launches in the app's defaults (a proxy: the SDK's own contacts with Square are not
+    /// visible to the app). The simulator answers with its own model of the SDK's view.
     public protocol NetworkMonitor: Sendable {
         /// Whether the device can reach Square now.
         var isConnected: Bool { get async }
