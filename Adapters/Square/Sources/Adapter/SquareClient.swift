@@ -4,7 +4,8 @@ import Foundation
 /// with Square's names and labels as Swift code calls them (`reference/sdk-surface/square-mobile-payments-ios.json`;
 /// where Swift imports an Objective-C selector differently from the DocC, the imported spelling, as in the
 /// `SquareMobilePaymentsSurface` mirror: `authorize(withAccessToken:…)`, `getIdempotencyKey(withPaymentAttemptId:)`).
-/// On iOS a bridge makes the real SDK conform; on Linux and in tests ``SquareSimulator`` does.
+/// On iOS the bridge makes the real SDK conform (`SquareMobilePaymentsBridge`, product `TenderSquareMobilePayments`,
+/// behind the package trait `SquareMobilePaymentsSDK`); on Linux and in tests ``SquareSimulator`` does.
 ///
 /// What a bridge does, and the differences from the SDK that remain (each member documents its own):
 /// - **Threads.** Square requires every call on the main thread. Every member here is `async` (getters too), so

@@ -48,9 +48,9 @@ extension SquareMobilePaymentsBridge: Square.ReaderManager {
         sdk.readerManager.remove(relay)
     }
 
-    /// `startPairing(with:)` on the main actor, the adapter's delegate behind a ``SquarePairingDelegateRelay``. When the
-    /// SDK returns `nil` without having told the delegate why, the bridge waits ``callbackGrace`` for it, then reports
-    /// the failure itself (an error that is not a ``Square/ReaderPairingError``, which the adapter maps to its
+    /// `startPairing(with:)` on the main actor, the adapter's delegate behind a ``SquarePairingDelegateRelay``. When
+    /// the SDK returns `nil` without having told the delegate why, the bridge waits ``callbackGrace`` for it, then
+    /// reports the failure itself (an error that is not a ``Square/ReaderPairingError``, which the adapter maps to its
     /// fallback).
     public func startPairing(with delegate: any Square.ReaderPairingDelegate) async -> (any Square.PairingHandle)? {
         await startPairingOnMain(delegate)

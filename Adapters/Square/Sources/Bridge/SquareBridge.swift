@@ -11,6 +11,15 @@ import TenderSquare
 /// ``SquareProcessor``. Ships in the `TenderSquareMobilePayments` product, built only with the package trait
 /// `SquareMobilePaymentsSDK` (which links Square's own package); without the trait the product is empty.
 ///
+/// Enabling it, in the app's `Package.swift` (the trait makes Tender fetch and link Square's package,
+/// `square/mobile-payments-sdk-ios` 2.5.x):
+///
+/// ```swift
+/// .package(url: "<Tender's repository URL>", from: "<version>", traits: ["SquareMobilePaymentsSDK"]),
+/// // and in the app target's dependencies:
+/// .product(name: "TenderSquareMobilePayments", package: "<Tender's package name>"),
+/// ```
+///
 /// Wiring it, in an iOS app (the SDK is initialized once, first, on the main thread):
 ///
 /// ```swift
@@ -36,9 +45,9 @@ import TenderSquare
 /// - **Completion handlers → `async`.** `authorize`, `deauthorize` and the offline queue's calls await their
 ///   completion; the SDK's errors map to ``Square`` errors by case name (``SquareBridgeErrors``).
 /// - **Objects → values.** Payments, readers, locations, settings and input methods become ``Square`` values
-///   (``SquareBridgeValues``); `PaymentParameters` and `PromptParameters` are built from the values. Payment and pairing
-///   handles stay the SDK's objects, held in the bridge's ``SquareObjectRegistry`` behind the handle values the
-///   adapter gets; readers are found again by `id` whenever the adapter acts on one.
+/// (``SquareBridgeValues``); `PaymentParameters` and `PromptParameters` are built from the values. Payment and pairing
+/// handles stay the SDK's objects, held in the bridge's ``SquareObjectRegistry`` behind the handle values the adapter
+/// gets; readers are found again by `id` whenever the adapter acts on one.
 /// - **Delegates and observers.** One SDK delegate or observer per adapter delegate or observer, held by the bridge
 ///   until its last callback or its `remove(_:)` (the SDK may hold them weakly).
 /// - **Presentation.** Square's payment UI is presented from the `UIViewController` that the payment's

@@ -72,7 +72,8 @@ package enum SquareBridgeErrors {
         }
     }
 
-    /// The SDK's `AuthorizationError` → ``Square/AuthorizationError``; a case this SDK version adds reads as `unexpected`.
+    /// The SDK's `AuthorizationError` → ``Square/AuthorizationError``; a case this SDK version adds reads as
+    /// `unexpected`.
     static func value(_ error: AuthorizationError) -> Square.AuthorizationError {
         switch error {
         case .alreadyAuthorized: .alreadyAuthorized
@@ -94,7 +95,8 @@ package enum SquareBridgeErrors {
         }
     }
 
-    /// The SDK's `OfflinePaymentQueueError` → ``Square/OfflinePaymentQueueError``; a case this SDK version adds reads as `unexpected`.
+    /// The SDK's `OfflinePaymentQueueError` → ``Square/OfflinePaymentQueueError``; a case this SDK version adds reads
+    /// as `unexpected`.
     static func value(_ error: OfflinePaymentQueueError) -> Square.OfflinePaymentQueueError {
         switch error {
         case .notAuthorized: .notAuthorized

@@ -52,10 +52,12 @@ final class SquarePaymentDelegateRelay: NSObject, PaymentManagerDelegate, @unche
         }
     }
 
-    func paymentManager(_ paymentManager: any PaymentManager, didFail payment: any Payment, withError error: any Error) {
+    func paymentManager(_ paymentManager: any PaymentManager, didFail payment: any Payment,
+                        withError error: any Error) {
         let mapped = SquareBridgeErrors.payment(error)
         SquareMainThread.deliver(payment) { [self] payment in
-            forward(last: true) { $0.paymentManager(bridge, didFail: SquareBridgeValues.payment(payment), withError: mapped) }
+            let failed = SquareBridgeValues.payment(payment)
+            forward(last: true) { $0.paymentManager(bridge, didFail: failed, withError: mapped) }
         }
     }
 

@@ -37,7 +37,8 @@ extension SquareBridgeValues {
         }
     }
 
-    /// `ProcessingMode` → ``Square/ProcessingMode``; a mode this SDK version adds reads as `autoDetect` (the SDK's choice).
+    /// `ProcessingMode` → ``Square/ProcessingMode``; a mode this SDK version adds reads as `autoDetect` (the SDK's
+    /// choice).
     static func value(_ mode: ProcessingMode) -> Square.ProcessingMode {
         switch mode {
         case .autoDetect: .autoDetect
@@ -91,7 +92,8 @@ extension SquareBridgeValues {
         }
     }
 
-    /// `Environment` → ``Square/Environment``; an environment this SDK version adds reads as `sandbox` (no offline payments: the stricter reading).
+    /// `Environment` → ``Square/Environment``; an environment this SDK version adds reads as `sandbox` (no offline
+    /// payments: the stricter reading).
     static func value(_ environment: Environment) -> Square.Environment {
         switch environment {
         case .production: .production

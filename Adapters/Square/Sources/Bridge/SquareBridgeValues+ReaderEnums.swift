@@ -9,7 +9,8 @@ import TenderSquare
 /// The SDK's reader enums to the adapter's: a `switch` per enum, each case mapped to the case of the same name. A
 /// case a newer SDK adds reads as the value each function documents (`@unknown default`).
 extension SquareBridgeValues {
-    /// `ReaderStatus` → ``Square/ReaderStatus``; a status this SDK version adds reads as `readerUnavailable` (not ready).
+    /// `ReaderStatus` → ``Square/ReaderStatus``; a status this SDK version adds reads as `readerUnavailable` (not
+    /// ready).
     static func value(_ status: ReaderStatus) -> Square.ReaderStatus {
         switch status {
         case .connectingToDevice: .connectingToDevice
@@ -21,7 +22,8 @@ extension SquareBridgeValues {
         }
     }
 
-    /// `ReaderUnavailableReason` → ``Square/ReaderUnavailableReason``; a reason this SDK version adds reads as `internalError`.
+    /// `ReaderUnavailableReason` → ``Square/ReaderUnavailableReason``; a reason this SDK version adds reads as
+    /// `internalError`.
     static func value(_ reason: ReaderUnavailableReason) -> Square.ReaderUnavailableReason {
         switch reason {
         case .blockingFirmwareUpdate: .blockingFirmwareUpdate
@@ -52,7 +54,8 @@ extension SquareBridgeValues {
         }
     }
 
-    /// `ReaderChange` → ``Square/ReaderChange``; `nil` for a change this SDK version adds (2.7's `warningRaised`, say): the bridge does not forward it.
+    /// `ReaderChange` → ``Square/ReaderChange``; `nil` for a change this SDK version adds (2.7's `warningRaised`, say):
+    /// the bridge does not forward it.
     static func value(_ change: ReaderChange) -> Square.ReaderChange? {
         switch change {
         case .batteryDidBeginCharging: .batteryDidBeginCharging
@@ -69,7 +72,8 @@ extension SquareBridgeValues {
         }
     }
 
-    /// `FirmwareUpdateStatus` → ``Square/FirmwareUpdateStatus``; a status this SDK version adds reads as `inProgress`, which reports nothing new.
+    /// `FirmwareUpdateStatus` → ``Square/FirmwareUpdateStatus``; a status this SDK version adds reads as `inProgress`,
+    /// which reports nothing new.
     static func value(_ status: FirmwareUpdateStatus) -> Square.FirmwareUpdateStatus {
         switch status {
         case .failed: .failed
@@ -80,7 +84,8 @@ extension SquareBridgeValues {
         }
     }
 
-    /// `ReaderBatteryLevel` → ``Square/ReaderBatteryLevel``; `nil` for a level this SDK version adds (the level is then derived from the percentage).
+    /// `ReaderBatteryLevel` → ``Square/ReaderBatteryLevel``; `nil` for a level this SDK version adds (the level is then
+    /// derived from the percentage).
     static func value(_ level: ReaderBatteryLevel) -> Square.ReaderBatteryLevel? {
         switch level {
         case .criticallyLow: .criticallyLow
@@ -114,7 +119,8 @@ extension SquareBridgeValues {
         }
     }
 
-    /// `RetryConnectionResult` → ``Square/RetryConnectionResult``; a result this SDK version adds reads as `unableToRetry`.
+    /// `RetryConnectionResult` → ``Square/RetryConnectionResult``; a result this SDK version adds reads as
+    /// `unableToRetry`.
     static func value(_ result: RetryConnectionResult) -> Square.RetryConnectionResult {
         switch result {
         case .readerAlreadyConnectingToSquare: .readerAlreadyConnectingToSquare

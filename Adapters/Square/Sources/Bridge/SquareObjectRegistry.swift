@@ -135,7 +135,8 @@ package final class SquareObjectRegistry {
 
         /// `"2 payment handles, 0 pairing handles, 1 delegate, 3 observers"`.
         package var description: String {
-            "\(paymentHandles) payment handles, \(pairingHandles) pairing handles, \(delegates) delegates, \(observers) observers"
+            "\(paymentHandles) payment handles, \(pairingHandles) pairing handles, \(delegates) delegates, "
+                + "\(observers) observers"
         }
     }
 }

@@ -47,7 +47,9 @@ final class SimulatedAuthorizationManager: NSObject, AuthorizationManager, @unch
     }
 
     func remove(_ authorizationStateObserver: any AuthorizationStateObserver) {
-        guard let relay = observers.remove(authorizationStateObserver) else { return backend.record("AuthorizationManager.remove") }
+        guard let relay = observers.remove(authorizationStateObserver) else {
+            return backend.record("AuthorizationManager.remove")
+        }
         backend.perform("AuthorizationManager.remove") { await $0.remove(relay) }
     }
 
@@ -90,9 +92,10 @@ final class SimulatedSettingsManager: NSObject, SettingsManager, @unchecked Send
 
     var paymentSettings: any PaymentSettings {
         let settings = backend.perform("SettingsManager.paymentSettings") { await $0.paymentSettings }
-        return SurfacePaymentSettings(isOfflineProcessingAllowed: settings.isOfflineProcessingAllowed,
-                                      offlineTransactionAmountLimit: settings.offlineTransactionAmountLimit.map(SurfaceMapping.sdk),
-                                      offlineTotalStoredAmountLimit: settings.offlineTotalStoredAmountLimit.map(SurfaceMapping.sdk))
+        return SurfacePaymentSettings(
+            isOfflineProcessingAllowed: settings.isOfflineProcessingAllowed,
+            offlineTransactionAmountLimit: settings.offlineTransactionAmountLimit.map(SurfaceMapping.sdk),
+            offlineTotalStoredAmountLimit: settings.offlineTotalStoredAmountLimit.map(SurfaceMapping.sdk))
     }
 
     var sdkSettings: any SDKSettings {

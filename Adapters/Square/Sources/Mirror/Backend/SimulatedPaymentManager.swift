@@ -19,7 +19,8 @@ final class SimulatedPaymentManager: NSObject, PaymentManager, @unchecked Sendab
     let offlinePaymentQueue: any OfflinePaymentQueue
 
     var availableCardInputMethods: CardInputMethods {
-        SurfaceMapping.sdk(backend.perform("PaymentManager.availableCardInputMethods") { await $0.availableCardInputMethods })
+        let methods = backend.perform("PaymentManager.availableCardInputMethods") { await $0.availableCardInputMethods }
+        return SurfaceMapping.sdk(methods)
     }
 
     var currentPaymentHandle: (any PaymentHandle)? {
@@ -47,7 +48,9 @@ final class SimulatedPaymentManager: NSObject, PaymentManager, @unchecked Sendab
     }
 
     func getIdempotencyKey(withPaymentAttemptId paymentAttemptId: String) -> String? {
-        backend.perform("PaymentManager.getIdempotencyKey") { await $0.getIdempotencyKey(withPaymentAttemptId: paymentAttemptId) }
+        backend.perform("PaymentManager.getIdempotencyKey") {
+            await $0.getIdempotencyKey(withPaymentAttemptId: paymentAttemptId)
+        }
     }
 
     /// The simulator's `startPayment`, with the parameters the bridge built read back into values; the view

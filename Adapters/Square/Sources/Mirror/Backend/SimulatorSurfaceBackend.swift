@@ -93,7 +93,8 @@ package final class SimulatorSurfaceBackend: SurfaceBackend, @unchecked Sendable
         case .optionSetDescription(_, _, let members): "[\(members.joined(separator: ", "))]"
         case .moneyDescription(let amount, let currency): "\(amount) \(currency.name)"
         case .readerStatusTitle(let status, _, _): status.name
-        case .readerStatusDescription(let status, let reason, _): reason.map { "\(status.name): \($0.name)" } ?? status.name
+        case .readerStatusDescription(let status, let reason, _):
+            reason.map { "\(status.name): \($0.name)" } ?? status.name
         case .readerUnavailableReasonDescription(let reason, _): reason.name
         }
     }
@@ -151,7 +152,8 @@ package final class SimulatorSurfaceBackend: SurfaceBackend, @unchecked Sendable
 
     /// Runs `work` on the simulator and blocks until it answered; with ``CallbackDelivery/duringCall``, delivers the
     /// callbacks it made before returning (when called on the main queue, as Square requires).
-    func perform<Value: Sendable>(_ name: String, _ work: @escaping @Sendable (SquareSimulator) async -> Value) -> Value {
+    func perform<Value: Sendable>(_ name: String,
+                                  _ work: @escaping @Sendable (SquareSimulator) async -> Value) -> Value {
         record(name)
         let answer = Answer<Value>()
         let done = DispatchSemaphore(value: 0)

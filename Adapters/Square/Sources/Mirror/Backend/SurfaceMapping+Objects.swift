@@ -46,7 +46,8 @@ extension SurfaceMapping {
     static func sdk(_ details: Square.CardPaymentDetails) -> SurfaceCardPaymentDetails {
         let card = details.card.map { card in
             SurfaceCard(cardBrand: sdk(card.cardBrand), coBrand: sdk(card.coBrand), last4: card.last4,
-                        expMonth: card.expMonth, expYear: card.expYear, cardholderName: card.cardholderName, id: card.id)
+                        expMonth: card.expMonth, expYear: card.expYear, cardholderName: card.cardholderName,
+                        id: card.id)
         }
         let surcharge = details.appliedCardSurchargeDetails.map { surcharge in
             SurfaceCardSurchargeDetails(cardSurchargeMoney: sdk(surcharge.cardSurchargeMoney),
