@@ -140,6 +140,29 @@ struct BridgeThreadingTests {
             #expect(await MainActor.run { bridge.registry.contents }.isEmpty)
         }
     }
+
+    @Test("an SDK callback made off the main thread reaches the adapter on the main thread, its payment copied there")
+    func callbackOffMain() async throws {
+        _ = installPlainBackend()
+        let parameters = Square.PaymentParameters(paymentAttemptID: "elsewhere",
+                                                  amountMoney: Square.Money(amount: 5_00, currency: .USD),
+                                                  processingMode: .onlineOnly)
+        let (bridge, sdk) = await MainActor.run {
+            let sdk = SilentSDK(lateBy: 0.05, on: DispatchQueue.global())
+            return (SquareMobilePaymentsBridge(sdk: sdk, networkMonitor: SquareNetworkMonitor(
+                storage: .inMemory(), now: { Date() }), callbackGrace: 2), UncheckedSDK(sdk))
+        }
+        _ = sdk
+        let probe = PaymentProbe()
+        let handle = await bridge.startPayment(parameters, promptParameters: .init(), from: TestPresenter.context,
+                                               delegate: probe)
+        #expect(handle == nil)
+        #expect(probe.events.current == ["didFail paymentAlreadyInProgress"])
+        #expect(probe.offMain.current.isEmpty, "forwarded off the main thread: \(probe.offMain.current)")
+        let pairing = PairingProbe()
+        #expect(await bridge.startPairing(with: pairing) == nil)
+        #expect(pairing.events.current == ["fail bluetoothDisabled"])
+    }
 }
 
 /// Hands a main-actor object to a test's other tasks (tests only).

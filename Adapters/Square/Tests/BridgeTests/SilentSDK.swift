@@ -2,15 +2,15 @@ import Foundation
 import SquareMobilePaymentsSurface
 
 /// An SDK whose `startPayment` and `startPairing` return `nil` and tell the delegate nothing (or only later, after
-/// `lateBy` seconds, on the main queue): what the bridge must survive if Square's `didFail` comes after the call
-/// returned, or never. Every other member is unused by these tests and stops the process if touched.
+/// `lateBy` seconds, on `queue`): what the bridge must survive if Square's `didFail` comes after the call returned,
+/// from another thread, or never. Every other member is unused by these tests and stops the process if touched.
 final class SilentSDK: NSObject, SDKManager, @unchecked Sendable {
     let payments: SilentPaymentManager
     let pairing: SilentReaderManager
 
-    init(lateBy delay: TimeInterval?) {
-        payments = SilentPaymentManager(lateBy: delay)
-        pairing = SilentReaderManager(lateBy: delay)
+    init(lateBy delay: TimeInterval?, on queue: DispatchQueue = .main) {
+        payments = SilentPaymentManager(lateBy: delay, on: queue)
+        pairing = SilentReaderManager(lateBy: delay, on: queue)
     }
 
     var authorizationManager: any AuthorizationManager { fatalError("unused") }
@@ -20,17 +20,21 @@ final class SilentSDK: NSObject, SDKManager, @unchecked Sendable {
     var settingsManager: any SettingsManager { fatalError("unused") }
 }
 
-/// Runs `body` on the main queue after `delay` seconds, when there is a delay.
-private func later(_ delay: TimeInterval?, _ body: @escaping @Sendable () -> Void) {
+/// Runs `body` on `queue` after `delay` seconds, when there is a delay.
+private func later(_ delay: TimeInterval?, on queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) {
     guard let delay else { return }
-    DispatchQueue.main.asyncAfter(deadline: .now() + delay, execute: body)
+    queue.asyncAfter(deadline: .now() + delay, execute: body)
 }
 
 private struct UncheckedDelegate<Delegate>: @unchecked Sendable { let value: Delegate }
 
 final class SilentPaymentManager: NSObject, PaymentManager, @unchecked Sendable {
     let delay: TimeInterval?
-    init(lateBy delay: TimeInterval?) { self.delay = delay }
+    let queue: DispatchQueue
+    init(lateBy delay: TimeInterval?, on queue: DispatchQueue) {
+        self.delay = delay
+        self.queue = queue
+    }
 
     var availableCardInputMethods: CardInputMethods { fatalError("unused") }
     var currentPaymentHandle: (any PaymentHandle)? { nil }
@@ -43,7 +47,7 @@ final class SilentPaymentManager: NSObject, PaymentManager, @unchecked Sendable 
     func startPayment(_ paymentParameters: PaymentParameters, promptParameters: PromptParameters,
                       from viewController: UIViewController, delegate: any PaymentManagerDelegate) -> (any PaymentHandle)? {
         let box = UncheckedDelegate(value: (delegate, self, paymentParameters))
-        later(delay) {
+        later(delay, on: queue) {
             let (delegate, manager, parameters) = box.value
             let fields = SurfacePaymentFields(id: nil, createdAt: parameters.createdAt, updatedAt: parameters.createdAt,
                                               amountMoney: parameters.amountMoney, totalMoney: parameters.totalMoney,
@@ -57,7 +61,11 @@ final class SilentPaymentManager: NSObject, PaymentManager, @unchecked Sendable 
 
 final class SilentReaderManager: NSObject, ReaderManager, @unchecked Sendable {
     let delay: TimeInterval?
-    init(lateBy delay: TimeInterval?) { self.delay = delay }
+    let queue: DispatchQueue
+    init(lateBy delay: TimeInterval?, on queue: DispatchQueue) {
+        self.delay = delay
+        self.queue = queue
+    }
 
     var isPairingInProgress: Bool { false }
     var readerSettings: any ReaderSettings { SurfaceReaderSettings() }
@@ -73,7 +81,7 @@ final class SilentReaderManager: NSObject, ReaderManager, @unchecked Sendable {
     @discardableResult
     func startPairing(with delegate: any ReaderPairingDelegate) -> (any PairingHandle)? {
         let box = UncheckedDelegate(value: delegate)
-        later(delay) { box.value.readerPairingDidFail(with: ReaderPairingError.bluetoothDisabled) }
+        later(delay, on: queue) { box.value.readerPairingDidFail(with: ReaderPairingError.bluetoothDisabled) }
         return nil
     }
 }
