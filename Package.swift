@@ -1,6 +1,7 @@
 // swift-tools-version: 6.1
 // Tender: one API over Stripe Terminal and Square Mobile Payments, with offline payments first-class.
-// Zero package dependencies by default: the library products use only the toolchain and the system SQLite.
+// Zero package dependencies by default: the library products use only the toolchain and the system SQLite. A vendor SDK
+// is fetched and linked only when an app enables its trait (e.g. `traits: ["SquareMobilePaymentsSDK"]`).
 import PackageDescription
 
 
@@ -13,6 +14,8 @@ let package = Package(
         // The adapters (client protocol, mapping, error table, processor).
         .library(name: "TenderStripe", targets: ["TenderStripe"]),
         .library(name: "TenderSquare", targets: ["TenderSquare"]),
+        // The bridges: the real vendor SDK as the adapter's client. Empty unless the vendor's trait is enabled.
+        .library(name: "TenderSquareMobilePayments", targets: ["TenderSquareMobilePayments"]),
         // The server half: Stripe's and Square's REST APIs for capture, void, refunds, lookups and connection tokens.
         .library(name: "TenderServer", targets: ["TenderServer"]),
         // The simulators: faithful models of each vendor SDK for tests, previews and the demo. Not for shipping apps.
@@ -25,7 +28,18 @@ let package = Package(
         .executable(name: "tender-chaos", targets: ["tender-chaos"]),
         .executable(name: "tender-docgen", targets: ["tender-docgen"]),
     ],
-    dependencies: [],
+    traits: [
+        .trait(
+            name: "SquareMobilePaymentsSDK",
+            description: "Links Square's Mobile Payments SDK for iOS (square/mobile-payments-sdk-ios 2.5) and builds the TenderSquareMobilePayments bridge over it. iOS apps only."
+        ),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        // Fetched only when the SquareMobilePaymentsSDK trait is enabled. 2.5.x: Square removes API in minor
+        // releases (2.4.0 did), and the bridge is written and checked against 2.5.0's.
+        .package(url: "https://github.com/square/mobile-payments-sdk-ios", "2.5.0"..<"2.6.0"),
+    ],
     targets: [
         // MARK: Core
         // The system SQLite. On Apple platforms the SDK's `SQLite3` module is used instead.
@@ -80,11 +94,43 @@ let package = Package(
         // declared as Swift imports it, so the bridge compiles on Linux. Test support: no product, never linked by a
         // shipping app. One module stands for both SquareMobilePaymentsSDK and the MobilePaymentsSDKAPI it re-exports.
         // Its tests compare its symbol graph with reference/sdk-surface/square-mobile-payments-ios.json.
-        .target(name: "SquareMobilePaymentsSurface", path: "Adapters/Square/Sources/Mirror"),
+        .target(name: "SquareMobilePaymentsSurface", path: "Adapters/Square/Sources/Mirror", exclude: ["Backend"]),
         .testTarget(
             name: "SquareMobilePaymentsSurfaceTests",
             dependencies: ["SquareMobilePaymentsSurface"],
             path: "Adapters/Square/Tests/MirrorTests"
+        ),
+        // The mirror's behaviour: a SurfaceBackend whose SDK objects are SquareSimulator's (test support, no product).
+        .target(
+            name: "SquareMobilePaymentsSurfaceBackend",
+            dependencies: ["SquareMobilePaymentsSurface", "TenderSquare", "TenderSquareSimulator", "Tender"],
+            path: "Adapters/Square/Sources/Mirror/Backend"
+        ),
+        // The bridge (ships): MobilePaymentsSDK.shared as a SquareClient. Its files compile to nothing without the
+        // SquareMobilePaymentsSDK trait, so a plain build fetches and links nothing.
+        .target(
+            name: "TenderSquareMobilePayments",
+            dependencies: [
+                "TenderSquare",
+                .product(name: "SquareMobilePaymentsSDK", package: "mobile-payments-sdk-ios",
+                         condition: .when(traits: ["SquareMobilePaymentsSDK"])),
+            ],
+            path: "Adapters/Square/Sources/Bridge"
+        ),
+        // The same bridge files (symbolic links) compiled against the surface mirror, for tests on any platform.
+        .target(
+            name: "TenderSquareMobilePaymentsOverSurface",
+            dependencies: ["TenderSquare", "SquareMobilePaymentsSurface"],
+            path: "Adapters/Square/Tests/BridgeOverSurface",
+            swiftSettings: [.define("TENDER_SURFACE_MIRROR")]
+        ),
+        .testTarget(
+            name: "TenderSquareMobilePaymentsTests",
+            dependencies: [
+                "TenderSquareMobilePaymentsOverSurface", "SquareMobilePaymentsSurfaceBackend",
+                "SquareMobilePaymentsSurface", "TenderSquare", "TenderSquareSimulator", "Tender", "TenderTestKit",
+            ],
+            path: "Adapters/Square/Tests/BridgeTests"
         ),
 
         // MARK: Server (Stripe and Square REST, URLSession only)
