@@ -13,6 +13,9 @@ let package = Package(
         // The adapters (client protocol, mapping, error table, processor).
         .library(name: "TenderStripe", targets: ["TenderStripe"]),
         .library(name: "TenderSquare", targets: ["TenderSquare"]),
+        // The Stripe Terminal bridge: `StripeClient` over the real SDK. Empty unless the app enables the
+        // `StripeTerminalSDK` trait, which links Stripe's own package (see `traits` below).
+        .library(name: "TenderStripeTerminal", targets: ["TenderStripeTerminal"]),
         // The server half: Stripe's and Square's REST APIs for capture, void, refunds, lookups and connection tokens.
         .library(name: "TenderServer", targets: ["TenderServer"]),
         // The simulators: faithful models of each vendor SDK for tests, previews and the demo. Not for shipping apps.
@@ -25,7 +28,20 @@ let package = Package(
         .executable(name: "tender-chaos", targets: ["tender-chaos"]),
         .executable(name: "tender-docgen", targets: ["tender-docgen"]),
     ],
-    dependencies: [],
+    // Opt-in vendor SDKs, off by default: a plain build fetches and links nothing. An app enables one with
+    // `.package(url: "<Tender's URL>", from: "<version>", traits: ["StripeTerminalSDK"])`.
+    traits: [
+        .trait(
+            name: "StripeTerminalSDK",
+            description: "Links Stripe Terminal iOS (stripe/stripe-terminal-ios 5.5 or later, iOS 15+) and compiles the "
+                + "TenderStripeTerminal bridge over it."
+        ),
+        .default(enabledTraits: []),
+    ],
+    // Used only under the traits above (fetched only when one is enabled).
+    dependencies: [
+        .package(url: "https://github.com/stripe/stripe-terminal-ios", from: "5.5.0"),
+    ],
     targets: [
         // MARK: Core
         // The system SQLite. On Apple platforms the SDK's `SQLite3` module is used instead.
@@ -57,11 +73,40 @@ let package = Package(
         // `ErrorCode`…) declared as Swift imports it, so the bridge compiles on Linux; its behaviour comes from a
         // backend installed at run time (`SurfaceBackend`). Test support: no product, never linked by a shipping app.
         // Its tests compare its symbol graph with reference/sdk-surface/stripe-terminal-ios.json.
-        .target(name: "StripeTerminalSurface", path: "Adapters/Stripe/Sources/Mirror"),
+        // Its `Backend/` folder holds the simulator-driven backend (package API) the bridge's tests install.
+        .target(
+            name: "StripeTerminalSurface", dependencies: ["TenderStripe", "TenderStripeSimulator"],
+            path: "Adapters/Stripe/Sources/Mirror"
+        ),
         .testTarget(
             name: "StripeTerminalSurfaceTests",
             dependencies: ["StripeTerminalSurface"],
             path: "Adapters/Stripe/Tests/MirrorTests"
+        ),
+        // The bridge (ships): the real SDK behind the trait; without it the module is empty.
+        .target(
+            name: "TenderStripeTerminal",
+            dependencies: [
+                "TenderStripe",
+                .product(name: "StripeTerminal", package: "stripe-terminal-ios",
+                         condition: .when(traits: ["StripeTerminalSDK"])),
+            ],
+            path: "Adapters/Stripe/Sources/Bridge"
+        ),
+        // The same bridge files (relative symlinks) compiled against the surface mirror, for tests. Test support.
+        .target(
+            name: "TenderStripeTerminalOverSurface",
+            dependencies: ["TenderStripe", "StripeTerminalSurface"],
+            path: "Adapters/Stripe/Tests/BridgeOverSurface",
+            swiftSettings: [.define("TENDER_SURFACE_MIRROR")]
+        ),
+        .testTarget(
+            name: "TenderStripeTerminalTests",
+            dependencies: [
+                "TenderStripeTerminalOverSurface", "StripeTerminalSurface", "TenderStripe", "TenderStripeSimulator",
+                "Tender", "TenderTestKit",
+            ],
+            path: "Adapters/Stripe/Tests/BridgeTests"
         ),
 
         // MARK: Square Mobile Payments (Adapters/Square)
