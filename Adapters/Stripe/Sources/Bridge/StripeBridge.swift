@@ -34,12 +34,12 @@ import TenderStripe
 ///   delegate methods may arrive on any thread: they convert the SDK's objects to values at once and call the
 ///   adapter's `@Sendable` closures and `Sendable` delegates directly, never hopping (and so never waiting on the main
 ///   thread). `Cancelable.completed` is the one SDK read made on the caller's thread.
-/// - **Objects** (``StripeObjectRegistry``): each intent object the SDK returns gets a handle
-///   (``Stripe/PaymentIntent/sdkHandle``) and is passed back identical; an unknown handle is refused with
+/// - **Objects** (`StripeObjectRegistry`): each intent object the SDK returns gets a handle
+///   (`Stripe.PaymentIntent.sdkHandle`) and is passed back identical; an unknown handle is refused with
 ///   `confirmInvalidPaymentIntent` without calling the SDK. Readers go back by serial number.
-/// - **Errors** (``StripeBridgeErrors``): by case name, with the intent, decline code and API error from `userInfo`.
+/// - **Errors** (`StripeBridgeErrors`): by case name, with the intent, decline code and API error from `userInfo`.
 /// - **Completion blocks** become the client protocol's `async` forms; waiting ignores task cancellation (the SDK's
-///   answer is what counts). `Cancelable`s are wrapped (``StripeBridgeCancelable``).
+///   answer is what counts). `Cancelable`s are wrapped (`StripeBridgeCancelable`).
 ///
 /// A relaunch is a new process: a new bridge with an empty registry. Creating a second bridge in one process
 /// replaces the first one's delegates on `Terminal.shared` (the SDK has one of each).
@@ -65,7 +65,7 @@ public final class StripeTerminalBridge: StripeClient, Sendable {
     ///   - offlineModeEnabled: whether offline mode is enabled for the account and location (Stripe's Terminal
     ///     Configuration API `offline[enabled]`); the SDK has no property for it, so the app says.
     ///   - objectCapacity: how many intent objects the bridge keeps for the adapter to pass back
-    ///     (``StripeObjectRegistry/capacity``).
+    ///     (the least recently used are forgotten beyond it; a forgotten handle is refused like an earlier launch's).
     @MainActor
     public init(offlineModeEnabled: Bool, objectCapacity: Int = 512) {
         let registry = StripeObjectRegistry(capacity: objectCapacity)
@@ -90,7 +90,8 @@ public final class StripeTerminalBridge: StripeClient, Sendable {
     /// `Terminal.setLogListener(_:)`, on the main actor. The SDK calls the listener on any thread; it cannot be
     /// removed.
     public func setLogListener(_ listener: @escaping @Sendable (String) -> Void) {
-        Task { @MainActor in Terminal.setLogListener { line in listener(line) } }
+        // `@Sendable`: not isolated to the main actor, so the SDK may call it from any thread.
+        Task { @MainActor in Terminal.setLogListener { @Sendable line in listener(line) } }
     }
 
     // MARK: Status
