@@ -29,11 +29,14 @@ import TenderStripe
 ///   `OfflineDelegate` on it once; the adapter's delegates are forwarded through them (``setTerminalDelegate(_:)``
 ///   swaps what they forward to, and nil stops it). The bridge holds every delegate object it gives the SDK strongly,
 ///   including the connection configuration's, which the SDK holds weakly.
-/// - **Threads**: every SDK call and property read is made on the main actor (the SDK's header: one operation at a
-///   time; its example app and the SDK's own fixes for background-thread use, see the report). Completions and
-///   delegate methods may arrive on any thread: they convert the SDK's objects to values at once and call the
-///   adapter's `@Sendable` closures and `Sendable` delegates directly, never hopping (and so never waiting on the main
-///   thread). `Cancelable.completed` is the one SDK read made on the caller's thread.
+/// - **Threads**: every SDK call and property read is made on the main actor. Stripe publishes no per-call thread
+///   rule; its header says the singleton runs one operation at a time and names no callback queue, and its changelog
+///   records fixes for calls made from background threads (2.2.0, a deadlock; 2.8.0, initialization off the main
+///   thread). Completions and delegate methods may arrive on any thread, so every closure the bridge gives the SDK is
+///   `@Sendable` (never isolated to the main actor, so nothing assumes it runs there) and every delegate object
+///   is nonisolated: they convert the SDK's objects to values at once and call the adapter's `@Sendable` closures and
+///   `Sendable` delegates directly, never waiting for the main thread. `Cancelable.completed` is the one SDK read made
+///   on the caller's thread.
 /// - **Objects** (`StripeObjectRegistry`): each intent object the SDK returns gets a handle
 ///   (`Stripe.PaymentIntent.sdkHandle`) and is passed back identical; an unknown handle is refused with
 ///   `confirmInvalidPaymentIntent` without calling the SDK. Readers go back by serial number.

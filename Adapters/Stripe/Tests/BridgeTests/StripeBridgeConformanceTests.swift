@@ -95,6 +95,22 @@ extension StripeBridgeTests {
             #expect(problems.isEmpty, "\(problems)")
         }
 
+        @Test("the figures: every check of the suite ran and passed, every crash point recovered, through the bridge")
+        func figures() async {
+            let subject = StripeBridgeConformanceSubject()
+            let report = await ConformanceSuite(subject: subject).run()
+            #expect(report.results.count == ConformanceSuite.checks.count)
+            #expect(report.passed, "\(report.failures)")
+            let outcomes = await CrashRecoveryCheck(subject: subject).run()
+            #expect(outcomes.count >= 4)
+            #expect(outcomes.allSatisfy { $0.problems.isEmpty && $0.charges <= 1 }, "\(outcomes.filter { !$0.problems.isEmpty })")
+            let scenarios = Dictionary(grouping: outcomes, by: \.scenario).mapValues(\.count)
+                .sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            print("Stripe bridge over the surface mirror: conformance \(report.results.filter(\.passed).count)/"
+                + "\(ConformanceSuite.checks.count) checks passed; crash recovery \(outcomes.count) crash points "
+                + "(\(scenarios)), \(outcomes.filter { !$0.problems.isEmpty }.count) with problems")
+        }
+
         @Test("the faults are real through the bridge: nothing charged, charged, held, relaunched")
         func faultsAreReal() async throws {
             let subject = StripeBridgeConformanceSubject()

@@ -118,6 +118,24 @@ extension StripeBridgeTests {
             #expect(await device.simulator.chargeCount(reference: "CF") == 1)
         }
 
+        @Test("task cancellation mid-confirm through the adapter and the bridge waits for Stripe's own answer")
+        func taskCancelledMidConfirm() async throws {
+            let device = BridgeDevice()
+            let launch = try await device.connectedLaunch()
+            await device.simulator.inject(.holdNextAuthorization)
+            let processor = launch.processor
+            let task = Task {
+                try await processor.startPayment(bridgeSale("TF"), routing: .online, attempt: PaymentAttempt(),
+                                                 updates: { _ in })
+            }
+            #expect(await bridgeEventually { await device.simulator.isHolding })
+            task.cancel()
+            await device.simulator.releaseHeld()
+            let result = try await task.value
+            #expect(result.state == .succeeded, "the confirmation had left the device: Stripe charged, and says so")
+            #expect(await device.simulator.chargeCount(reference: "TF") == 1)
+        }
+
         @Test("task cancellation mid-collect through the adapter and the bridge cancels through the SDK")
         func taskCancelledMidCollect() async throws {
             let device = BridgeDevice()
