@@ -82,6 +82,23 @@ extension StripeBridgeTests {
             for reader in readers {
                 #expect(launch.bridge.registry.reader(serialNumber: reader.serialNumber) === launch.backend.knownReader(reader.serialNumber))
             }
+            // Bluetooth proximity, through its own builder: the closest reader is reported first with its serial number
+            // only (its boxed battery level and charging state nil), then in full. It runs until canceled (the SDK's
+            // proximity discovery has no timeout), and a canceled discovery completes with nil.
+            let proximity = RecordingDiscoveryDelegate()
+            let done = Answer<Stripe.ErrorCode?>()
+            let running = await launch.bridge.discoverReaders(
+                Stripe.DiscoveryConfiguration(method: .bluetoothProximity, simulated: true), delegate: proximity,
+                completion: { done.resume($0) })
+            #expect(done.value == nil, "still discovering")
+            #expect(await running.cancel() == nil)
+            #expect(try #require(await done.wait()) == nil)
+            let lists = proximity.lists.current
+            #expect(lists.count == 2)
+            #expect(lists.first?.first?.batteryLevel == nil && lists.first?.first?.isCharging == nil)
+            #expect(lists.last?.first?.batteryLevel == 0.8)
+            #expect(launch.backend.calls.contains("build(bluetoothProximityDiscoveryConfiguration)"))
+
             let unknown = Stripe.Reader(serialNumber: "NEVER-SEEN", deviceType: .stripeM2)
             await #expect(throws: Stripe.ErrorCode.self) {
                 try await launch.bridge.connectReader(unknown, connectionConfig: .init(locationId: bridgeLocation,
@@ -146,6 +163,11 @@ extension StripeBridgeTests {
             }
             #expect(launch.backend.callsOffMainThread.isEmpty, "\(launch.backend.callsOffMainThread)")
             #expect(await device.simulator.chargeCount(reference: "MT") == 1)
+
+            // The check can fail: the same read made off the main actor is recorded as such.
+            let terminal = await MainActor.run { StripeBridgeUnchecked(value: Terminal.shared) }
+            await Task.detached { _ = terminal.value.connectionStatus }.value
+            #expect(launch.backend.callsOffMainThread == ["connectionStatus"])
         }
 
         @Test("the SDK asks the app's token provider through the bridge's; its failures become the SDK's errors")

@@ -120,9 +120,10 @@ final class Answer<Value: Sendable>: Sendable {
     func resume(_ value: Value) { stored.withLock { if $0 == nil { $0 = value } } }
     var value: Value? { stored.current }
 
-    /// Waits (on the simulator's clock there is nothing to wait for: answers come within a few scheduler turns).
+    /// Waits up to about ten seconds (on the simulator's clock answers come within a few scheduler turns; the margin is
+    /// for a loaded machine).
     func wait() async -> Value? {
-        for _ in 0..<2_000 {
+        for _ in 0..<10_000 {
             if let value { return value }
             await Task.yield()
             try? await Task.sleep(nanoseconds: 1_000_000)
@@ -131,7 +132,7 @@ final class Answer<Value: Sendable>: Sendable {
     }
 }
 
-/// Polls `condition` for up to about two seconds.
+/// Polls `condition` for up to about ten seconds.
 func bridgeEventually(_ condition: () async -> Bool) async -> Bool {
     for _ in 0..<2_000 {
         if await condition() { return true }

@@ -31,6 +31,7 @@ extension SimulatorSurfaceBackend {
         }
     }
 
+    /// `retrievePaymentIntent(clientSecret:)`: the simulator's, a new SDK object.
     package func retrievePaymentIntent(_ terminal: Terminal, clientSecret: String,
                                        completion: @escaping PaymentIntentCompletionBlock) {
         arrive("retrievePaymentIntent")
@@ -105,6 +106,7 @@ extension SimulatorSurfaceBackend {
         return cancelable.map(sdkCancelable)
     }
 
+    /// `cancelPaymentIntent`: the simulator's (a payment stored for forwarding cannot be canceled).
     package func cancelPaymentIntent(_ terminal: Terminal, paymentIntent: PaymentIntent,
                                      completion: @escaping PaymentIntentCompletionBlock) {
         arrive("cancelPaymentIntent")

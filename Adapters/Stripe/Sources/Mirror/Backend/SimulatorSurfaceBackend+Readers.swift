@@ -71,6 +71,7 @@ extension SimulatorSurfaceBackend {
         waitForSimulator { await $0.installAvailableUpdate() }
     }
 
+    /// `rebootReader(_:)`: the simulator's (the reader disconnects and, with automatic reconnection, reconnects).
     package func rebootReader(_ terminal: Terminal, completion: @escaping ErrorCompletionBlock) {
         arrive("rebootReader")
         let done = UncheckedSendableBox(completion)
@@ -84,6 +85,7 @@ extension SimulatorSurfaceBackend {
         }
     }
 
+    /// `disconnectReader(_:)`: the simulator's.
     package func disconnectReader(_ terminal: Terminal, completion: @escaping ErrorCompletionBlock) {
         arrive("disconnectReader")
         let done = UncheckedSendableBox(completion)

@@ -113,6 +113,8 @@ package final class SimulatorSurfaceBackend: SurfaceBackend, @unchecked Sendable
 
     // MARK: Terminal lifecycle and state
 
+    /// `Terminal.initWithTokenProvider…`: keeps the token provider for the simulator and relays the simulator's
+    /// delegates and log lines to the app's (a repeated call is recorded and does nothing else).
     package func initialize(_ terminal: Terminal, tokenProvider: any ConnectionTokenProvider,
                             delegate: (any TerminalDelegate)?, offlineDelegate: (any OfflineDelegate)?,
                             logLevel: LogLevel, isRepeatedCall: Bool) {
@@ -125,21 +127,25 @@ package final class SimulatorSurfaceBackend: SurfaceBackend, @unchecked Sendable
         simulator.setLogListener { line in SurfaceBackendSlot.logListener?(line) }
     }
 
+    /// `connectionStatus`: the simulator's.
     package func connectionStatus(of terminal: Terminal) -> ConnectionStatus {
         arrive("connectionStatus")
         return surfaceCase(waitForSimulator { await $0.connectionStatus })
     }
 
+    /// `paymentStatus`: the simulator's.
     package func paymentStatus(of terminal: Terminal) -> PaymentStatus {
         arrive("paymentStatus")
         return surfaceCase(waitForSimulator { await $0.paymentStatus })
     }
 
+    /// `connectedReader`: the simulator's, as the reader's SDK object.
     package func connectedReader(of terminal: Terminal) -> Reader? {
         arrive("connectedReader")
         return waitForSimulator { await $0.connectedReader }.map(sdkReader)
     }
 
+    /// `offlineStatus`: the simulator's (which runs the work that fell due first), boxed as the SDK boxes it.
     package func offlineStatus(of terminal: Terminal) -> OfflineStatus {
         arrive("offlineStatus")
         return sdkOfflineStatus(waitForSimulator { await $0.offlineStatus })
@@ -162,11 +168,13 @@ package final class SimulatorSurfaceBackend: SurfaceBackend, @unchecked Sendable
         }
     }
 
+    /// A configuration object with nothing in it (the reference does not describe its properties).
     package func simulatedOfflineModeConfiguration(of terminal: Terminal) -> SimulatedOfflineModeConfiguration {
         arrive("simulatedOfflineModeConfiguration")
         return SimulatedOfflineModeConfiguration(surface: .backend)
     }
 
+    /// Not modelled: fails with `featureNotAvailable`.
     package func setSimulatedOfflineModeConfiguration(_ configuration: SimulatedOfflineModeConfiguration,
                                                       on terminal: Terminal) throws {
         arrive("setSimulatedOfflineModeConfiguration")
@@ -174,6 +182,7 @@ package final class SimulatorSurfaceBackend: SurfaceBackend, @unchecked Sendable
             "The reference does not describe SimulatedOfflineModeConfiguration; set the simulator's offline mode."])
     }
 
+    /// `clearCachedCredentials`: the simulator's (refused while a reader is connected).
     package func clearCachedCredentials(_ terminal: Terminal) throws {
         arrive("clearCachedCredentials")
         let error = waitForSimulator { simulator -> Stripe.ErrorCode? in
