@@ -134,7 +134,7 @@ final class Answer<Value: Sendable>: Sendable {
 
 /// Polls `condition` for up to about ten seconds.
 func bridgeEventually(_ condition: () async -> Bool) async -> Bool {
-    for _ in 0..<2_000 {
+    for _ in 0..<10_000 {
         if await condition() { return true }
         try? await Task.sleep(nanoseconds: 1_000_000)
     }
