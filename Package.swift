@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // Tender: one API over Stripe Terminal and Square Mobile Payments, with offline payments first-class.
 // Zero package dependencies by default: the library products use only the toolchain and the system SQLite. A vendor SDK
-// is fetched and linked only when an app enables its trait (e.g. `traits: ["SquareMobilePaymentsSDK"]`).
+// is fetched and linked only when an app enables its trait (`StripeTerminalSDK`, `SquareMobilePaymentsSDK`).
 import PackageDescription
 
 
@@ -14,7 +14,9 @@ let package = Package(
         // The adapters (client protocol, mapping, error table, processor).
         .library(name: "TenderStripe", targets: ["TenderStripe"]),
         .library(name: "TenderSquare", targets: ["TenderSquare"]),
-        // The bridges: the real vendor SDK as the adapter's client. Empty unless the vendor's trait is enabled.
+        // The bridges: the real vendor SDK as the adapter's client. Each is empty unless the app enables the vendor's
+        // trait (see `traits` below), which links the vendor's own package.
+        .library(name: "TenderStripeTerminal", targets: ["TenderStripeTerminal"]),
         .library(name: "TenderSquareMobilePayments", targets: ["TenderSquareMobilePayments"]),
         // The server half: Stripe's and Square's REST APIs for capture, void, refunds, lookups and connection tokens.
         .library(name: "TenderServer", targets: ["TenderServer"]),
@@ -28,16 +30,27 @@ let package = Package(
         .executable(name: "tender-chaos", targets: ["tender-chaos"]),
         .executable(name: "tender-docgen", targets: ["tender-docgen"]),
     ],
+    // Opt-in vendor SDKs, off by default: a plain build fetches and links nothing. An app enables one with
+    // `.package(url: "<Tender's URL>", from: "<version>", traits: ["StripeTerminalSDK"])` (or
+    // "SquareMobilePaymentsSDK") and depends on the matching bridge product.
     traits: [
         .trait(
+            name: "StripeTerminalSDK",
+            description: "Links Stripe Terminal iOS (stripe/stripe-terminal-ios 5.5 or later, iOS 15+) and compiles the "
+                + "TenderStripeTerminal bridge over it. iOS apps only."
+        ),
+        .trait(
             name: "SquareMobilePaymentsSDK",
-            description: "Links Square's Mobile Payments SDK for iOS (square/mobile-payments-sdk-ios 2.5) and builds the TenderSquareMobilePayments bridge over it. iOS apps only."
+            description: "Links Square's Mobile Payments SDK for iOS (square/mobile-payments-sdk-ios 2.5) and builds the "
+                + "TenderSquareMobilePayments bridge over it. iOS apps only."
         ),
         .default(enabledTraits: []),
     ],
+    // Used only under the traits above (fetched only when one is enabled).
     dependencies: [
-        // Fetched only when the SquareMobilePaymentsSDK trait is enabled. 2.5.x: Square removes API in minor
-        // releases (2.4.0 did), and the bridge is written and checked against 2.5.0's.
+        .package(url: "https://github.com/stripe/stripe-terminal-ios", from: "5.5.0"),
+        // 2.5.x: Square removes API in minor releases (2.4.0 did), and the bridge is written and checked against
+        // 2.5.0's.
         .package(url: "https://github.com/square/mobile-payments-sdk-ios", "2.5.0"..<"2.6.0"),
     ],
     targets: [
@@ -71,11 +84,40 @@ let package = Package(
         // `ErrorCode`…) declared as Swift imports it, so the bridge compiles on Linux; its behaviour comes from a
         // backend installed at run time (`SurfaceBackend`). Test support: no product, never linked by a shipping app.
         // Its tests compare its symbol graph with reference/sdk-surface/stripe-terminal-ios.json.
-        .target(name: "StripeTerminalSurface", path: "Adapters/Stripe/Sources/Mirror"),
+        // Its `Backend/` folder holds the simulator-driven backend (package API) the bridge's tests install.
+        .target(
+            name: "StripeTerminalSurface", dependencies: ["TenderStripe", "TenderStripeSimulator"],
+            path: "Adapters/Stripe/Sources/Mirror"
+        ),
         .testTarget(
             name: "StripeTerminalSurfaceTests",
             dependencies: ["StripeTerminalSurface"],
             path: "Adapters/Stripe/Tests/MirrorTests"
+        ),
+        // The bridge (ships): the real SDK behind the trait; without it the module is empty.
+        .target(
+            name: "TenderStripeTerminal",
+            dependencies: [
+                "TenderStripe",
+                .product(name: "StripeTerminal", package: "stripe-terminal-ios",
+                         condition: .when(traits: ["StripeTerminalSDK"])),
+            ],
+            path: "Adapters/Stripe/Sources/Bridge"
+        ),
+        // The same bridge files (relative symlinks) compiled against the surface mirror, for tests. Test support.
+        .target(
+            name: "TenderStripeTerminalOverSurface",
+            dependencies: ["TenderStripe", "StripeTerminalSurface"],
+            path: "Adapters/Stripe/Tests/BridgeOverSurface",
+            swiftSettings: [.define("TENDER_SURFACE_MIRROR")]
+        ),
+        .testTarget(
+            name: "TenderStripeTerminalTests",
+            dependencies: [
+                "TenderStripeTerminalOverSurface", "StripeTerminalSurface", "TenderStripe", "TenderStripeSimulator",
+                "Tender", "TenderTestKit",
+            ],
+            path: "Adapters/Stripe/Tests/BridgeTests"
         ),
 
         // MARK: Square Mobile Payments (Adapters/Square)
