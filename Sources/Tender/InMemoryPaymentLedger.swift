@@ -68,7 +68,17 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
 
     /// Applies a change atomically.
     public func record(_ change: SessionChange, scope: LedgerScope) throws -> PaymentSession {
-        try record([change], scope: scope)[0]
+        try stores.withLock { stores in
+            guard let box = stores[scope]?.sessions[change.reference], let store = stores[scope] else {
+                throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .ledger,
+                                   message: "No payment \(change.reference) in \(scope).")
+            }
+            var session = box.session
+            try change.apply(to: &session)
+            store.aggregates.apply(before: box.session, after: session)
+            box.session = session
+            return session
+        }
     }
 
     /// Applies the changes atomically: each is checked against the result of the ones before it, and nothing is
