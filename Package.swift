@@ -212,7 +212,13 @@ let package = Package(
         // MARK: Examples
         .executableTarget(
             name: "TenderDemo",
-            dependencies: ["Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator"],
+            dependencies: [
+                "Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator", "TenderServer",
+                // --through-sdk-surface: the bridges compiled against the SDK surface mirrors, and the mirrors'
+                // simulator-driven backends (test support; the default run uses the simulators directly).
+                "TenderStripeTerminalOverSurface", "StripeTerminalSurface",
+                "TenderSquareMobilePaymentsOverSurface", "SquareMobilePaymentsSurface", "SquareMobilePaymentsSurfaceBackend",
+            ],
             path: "Examples/Demo"
         ),
         .target(name: "HouseAccountAdapter", dependencies: ["Tender"], path: "Examples/AdapterTemplate/Sources"),
