@@ -28,16 +28,17 @@ let package = Package(
     dependencies: [],
     targets: [
         // MARK: Core
-        // The system SQLite. On Apple platforms the SDK's `SQLite3` module is used instead.
+        // The system SQLite on every platform (on Apple platforms the SDK's, whose `SQLite3` module the header
+        // resolves to), with small C wrappers for what Swift cannot call (the variadic `sqlite3_db_config`). No
+        // pkg-config: it would point an iOS build at a host library.
         .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(
             name: "Tender",
-            dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))],
+            dependencies: ["CSQLite"],
             path: "Sources/Tender"
         ),
 
@@ -108,7 +109,7 @@ let package = Package(
             name: "tender-bench",
             dependencies: [
                 "Tender", "TenderStripe", "TenderStripeSimulator",
-                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "CSQLite",
             ],
             path: "Sources/Tools/tender-bench"
         ),

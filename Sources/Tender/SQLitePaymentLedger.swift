@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(SQLite3)
-import SQLite3
-#else
 import CSQLite
-#endif
 
 /// The embedded, durable ``PaymentLedger``: one SQLite file on the system SQLite library.
 ///
@@ -16,9 +12,11 @@ import CSQLite
 ///   `synchronous = NORMAL` and reach the disk with the next durable commit: syncing the WAL flushes the whole
 ///   file, and its frames are checksummed cumulatively, so a durable commit is only valid after a power loss
 ///   together with every commit before it. A typical payment costs two syncs: its write-ahead record and its
-///   outcome. Checkpoints sync too (the WAL, then the database file): they run every
-///   4,000 pages (16 MiB) of WAL and when the last connection closes; the first commit into a new WAL also syncs
-///   its header. ``durableSyncCount`` counts every sync.
+///   outcome; a refund two more. Checkpoints (copying the WAL into the file) sync too — the WAL, the database file,
+///   and the new log's header — so they are kept out of the day's payments: closing leaves the WAL beside the file
+///   (part of the ledger, replayed by the next opening), opening checkpoints a WAL grown past 4 MiB, and SQLite's
+///   automatic checkpoint runs only past 32 MiB, for an app that keeps the ledger open for days.
+///   ``checkpoint()`` makes the file stand alone. ``durableSyncCount`` counts every sync.
 /// - **Atomic**: every write is one `BEGIN IMMEDIATE … COMMIT` transaction: the session row (compare-and-set on the
 ///   expected state, with the same rules as ``SessionChange/apply(to:)``), its append-only transition rows, and the
 ///   stored-payment aggregates move together. Forwarding results (many changes in one batch) are applied with
@@ -30,7 +28,8 @@ import CSQLite
 ///   write transaction that records a refund, so two refunds can never together exceed what was captured.
 /// - **Scoped**: every query names the merchant and the location.
 /// - **Private**: the file (and its `-wal` and `-shm` companions) is owner-only (0600). It holds no card number:
-///   ``CardDetails`` cannot carry one.
+///   ``CardDetails`` cannot carry one. The file and its `-wal` are the ledger together: a copy or a backup takes
+///   both (or follows ``checkpoint()``), and neither is ever deleted alone.
 /// - **Opens after any kill, refuses bad files**: SQLite's own recovery runs first (a hot rollback journal is
 ///   rolled back, a WAL is replayed), then the file is checked. A file that is not SQLite, belongs to another
 ///   application, has a newer schema, or is truncated or corrupt after recovery is refused with
@@ -85,15 +84,34 @@ public actor SQLitePaymentLedger: PaymentLedger {
         db = try Self.openLedger(path: url.path, busyTimeout: busyTimeout, counter: counter)
     }
 
-    /// Closes the file (the last connection checkpoints the WAL into the file and removes it). Later calls throw
-    /// ``PaymentError/Code/ledgerUnavailable``. Closing is optional: the file is closed when the ledger is released.
+    /// Closes the file. Commits not yet synced (intermediate states, results the vendor keeps) are synced first,
+    /// one sync of the WAL, so that a closed ledger is wholly on disk; otherwise closing syncs nothing. The WAL is
+    /// not checkpointed: it stays beside the file with its index (`-wal`, `-shm`) and the next opening replays it.
+    /// Later calls throw ``PaymentError/Code/ledgerUnavailable``. Closing is optional: the file is closed when the
+    /// ledger is released (without that last sync).
     public func close() {
         db.close()
     }
 
+    /// Copies everything in the WAL into the database file and empties the WAL, so that the file alone holds the
+    /// whole ledger (before copying it elsewhere, or at a quiet moment). Costs two syncs (the WAL, then the file)
+    /// and one more at the next commit (the new log's header); waits up to the busy timeout for readers in other
+    /// connections.
+    /// - Throws: ``PaymentError/Code/ledgerUnavailable`` if SQLite fails or a reader kept part of the WAL busy.
+    public func checkpoint() throws {
+        try guarded("checkpoint its WAL") {
+            let (frames, checkpointed) = try db.checkpoint(mode: SQLITE_CHECKPOINT_TRUNCATE)
+            guard checkpointed == frames else {
+                throw SQLiteError(extendedCode: SQLITE_BUSY, message: "a reader kept \(frames - checkpointed) frames")
+            }
+        }
+    }
+
     /// How many times this ledger has asked the operating system to sync one of its files to disk since it was
     /// opened (`fsync`/`fdatasync`, counted in SQLite's VFS): durable commits, checkpoints (two each: the WAL, then
-    /// the database file), the header of a WAL that starts over, and the opening migration of a new file.
+    /// the database file), the header of a WAL that starts over, the creation of a new file, and closing's sync of
+    /// unsynced commits. (The operating system's `strace` also shows the directory synced after a new `-wal` or
+    /// `-journal` file is created: SQLite does it inside the file's first sync, counted once here.)
     public nonisolated var durableSyncCount: Int { syncCounter.counts.total }
 
     /// ``durableSyncCount`` by file.

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(SQLite3)
-import SQLite3
-#else
 import CSQLite
-#endif
 
 /// How many times a connection asked the operating system to sync a file to disk (`fsync`/`fdatasync`), by file.
 package struct SQLiteSyncCounts: Hashable, Sendable {

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(SQLite3)
-import SQLite3
-#else
 import CSQLite
-#endif
 
 // The values that cross Tender's thin wrapper of the SQLite C API (``SQLiteDatabase``): errors, bound parameters and
 // result rows. Private to Tender.
