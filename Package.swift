@@ -108,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "tender-bench",
             dependencies: [
-                "Tender", "TenderStripe", "TenderStripeSimulator",
+                "Tender", "TenderStripe", "TenderStripeSimulator", "TenderSquare", "TenderSquareSimulator",
                 "CSQLite",
             ],
             path: "Sources/Tools/tender-bench"

@@ -7,9 +7,10 @@ import CSQLite
 ///   process kill never loses a committed change (its WAL frames are in the operating system's cache). What
 ///   recovery needs is also synced to disk before the call returns (`synchronous = FULL` for that commit): every
 ///   new session (the write-ahead record), every change whose ``SessionChange/requiresDurableSync`` is true (an
-///   outcome, a retry, a new attempt), every refund and refund change; a batch is durable if any of its changes is.
-///   The intermediate ``PaymentState/collecting`` and ``PaymentState/processing`` records are committed with
-///   `synchronous = NORMAL` and reach the disk with the next durable commit: syncing the WAL flushes the whole
+///   outcome, a retry, a new attempt), every new refund and the first answer about it (see
+///   ``recordRefund(_:scope:)``); a batch is durable if any of its changes is. The other changes (intermediate
+///   states, what the vendor keeps and can be asked again) are committed with `synchronous = NORMAL` and reach
+///   the disk with the next durable commit, or when the ledger is closed: syncing the WAL flushes the whole
 ///   file, and its frames are checksummed cumulatively, so a durable commit is only valid after a power loss
 ///   together with every commit before it. A typical payment costs two syncs: its write-ahead record and its
 ///   outcome; a refund two more. Checkpoints (copying the WAL into the file) sync too — the WAL, the database file,
@@ -116,6 +117,10 @@ public actor SQLitePaymentLedger: PaymentLedger {
 
     /// ``durableSyncCount`` by file.
     package nonisolated var syncCounts: SQLiteSyncCounts { syncCounter.counts }
+
+    /// Bytes this ledger's connection has written into the WAL since it was opened (the benchmark's pages per
+    /// payment, which set how often a checkpoint comes).
+    package nonisolated var walBytesWritten: Int { syncCounter.walBytesWritten }
 
     // MARK: Sessions
 

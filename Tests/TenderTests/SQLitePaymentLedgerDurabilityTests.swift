@@ -47,7 +47,7 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
         }
     }
 
-    @Test("a batch is durable if any of its changes is; every refund insert and change is durable")
+    @Test("a batch is durable if any of its changes is; a refund is durable until the processor's id of it is")
     func batchesAndRefunds() async throws {
         try await withTemporaryDirectory { directory in
             let ledger = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
@@ -67,11 +67,27 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
             #expect(try await syncs(of: ledger) {
                 _ = try await ledger.recordRefund(RefundChange(refundID: "c/refund-1", expectedStatus: .pending,
                                                                newStatus: .succeeded, at: at(4)), scope: shop)
-            } == walSyncs(1))
+            } == walSyncs(1), "an answer without the processor's id: durable")
+            // Square's way: the first answer is pending with the refund's id (durable: recovery looks it up by it),
+            // the settlement comes later (committed, synced with the next durable commit).
+            try await ledger.insertRefund(RefundRecord(id: "c/refund-2", reference: "c", number: 2, amount: usd(100),
+                                                       createdAt: at(5)), scope: shop)
+            let refund = { (from: RefundStatus, to: RefundStatus, id: String?) in
+                RefundChange(refundID: "c/refund-2", expectedStatus: from, newStatus: to, at: at(6), processorRefundID: id)
+            }
+            #expect(try await syncs(of: ledger) {
+                _ = try await ledger.recordRefund(refund(.pending, .pending, "re_2"), scope: shop)
+            } == walSyncs(1), "the processor's id, first learned: durable")
+            #expect(try await syncs(of: ledger) {
+                _ = try await ledger.recordRefund(refund(.pending, .pending, "re_2"), scope: shop)
+                _ = try await ledger.recordRefund(refund(.pending, .succeeded, nil), scope: shop)
+            } == walSyncs(0), "what happens to a refund whose id is on disk is asked of the processor again")
+            #expect(try await ledger.refunds(reference: "c", scope: shop).map(\.status) == [.succeeded, .succeeded])
+            #expect(await syncs(of: ledger) { await ledger.close() } == walSyncs(1), "closing syncs the settlement")
         }
     }
 
-    @Test("closing keeps the WAL and syncs nothing after a durable commit; opening writes nothing; commits append")
+    @Test("closing keeps the WAL and syncs nothing after a durable commit; opening syncs it once; commits append")
     func closingKeepsTheWAL() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
@@ -82,8 +98,8 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
             #expect(wal.count > 32, "the WAL stays beside the file, with A's frames")
 
             let second = try SQLitePaymentLedger(url: url)
-            #expect(second.syncCounts == SQLiteSyncCounts(), "opening writes nothing")
-            #expect(try fileBytes(url.path + "-wal") == wal)
+            #expect(second.syncCounts == walSyncs(1), "opening syncs the WAL it opened (and its directory)")
+            #expect(try fileBytes(url.path + "-wal") == wal, "opening writes nothing")
             #expect(try await second.session(reference: "A", scope: shop)?.state == .created)
             #expect(try await syncs(of: second) { try await second.insert(newSession("B", usd(1))) } == walSyncs(1),
                     "appended to the kept WAL: no new header to sync")

@@ -39,11 +39,14 @@ defer { try? FileManager.default.removeItem(at: directory) }
 
 func progress(_ text: String) { if !json { FileHandle.standardError.write(Data("… \(text)\n".utf8)) } }
 
-progress("a day of payments through the facade and the SQLite ledger, counting syncs")
+progress("days of payments through the facade and the SQLite ledger, counting syncs")
 let day = try await SyncDay(directory: directory).run()
 if syncsOnly {
-    print("syncs counted in SQLite's VFS: \(day.syncs) during the day (\(day.payments) payments), "
-          + "\(day.preparationSyncs) preparing the previous day's ledger, \(day.syncs + day.preparationSyncs) in all")
+    print("syncs counted in SQLite's VFS over \(day.days) days: \(day.syncs) during the payments "
+          + "(\(day.payments): \(day.sales) sales, \(day.refunds) refunds), \(day.creationSyncs) creating the file, "
+          + "\(day.openingSyncs) opening it each day, \(day.closingSyncs) closing it each day: "
+          + "\(day.allSyncs) in all; strace also sees \(day.directorySyncs) directory syncs, "
+          + "\(day.allSyncs + day.directorySyncs) expected")
     for phase in day.phases { print("  \(phase.name): \(phase.operations) operations, \(phase.syncs) syncs") }
     try? FileManager.default.removeItem(at: directory)  // exit() skips the deferred removal
     exit(0)
