@@ -103,7 +103,7 @@ final class SQLiteDatabase {
     /// The rowid of the last INSERT.
     var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 
-    private func connection() throws -> OpaquePointer {
+    func connection() throws -> OpaquePointer {
         guard let handle else { throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "the ledger is closed") }
         return handle
     }

@@ -44,8 +44,8 @@ extension SQLitePaymentLedger {
     static let walBytesCheckpointedAtOpening: Int64 = 4 * 1_048_576
 
     /// Creates or checks the file, then opens it for writing (counting its syncs), enables WAL and migrates.
-    static func openLedger(path: String, busyTimeout: TimeInterval, counter: SQLiteSyncCounter) throws
-        -> SQLiteDatabase {
+    static func openLedger(path: String, busyTimeout: TimeInterval, counter: SQLiteSyncCounter,
+                           batchRows: SQLiteBatchRows) throws -> SQLiteDatabase {
         if let status = LedgerFile.status(path) {
             guard LedgerFile.isRegularFile(status.mode) else { throw refused(path, "is not a regular file") }
             if status.size > 0 {
@@ -69,6 +69,7 @@ extension SQLitePaymentLedger {
             // Closing leaves the WAL for the next opening to replay instead of checkpointing it (two syncs) and
             // starting a new one (its header and the directory synced at the first commit): see `close()`.
             try db.keepWALOnClose()
+            try db.registerBatchTable(batchRows)
             let mode = try db.scalarText("PRAGMA journal_mode = WAL")
             guard mode?.lowercased() == "wal" else {
                 throw SQLiteError(extendedCode: SQLITE_ERROR, message: "WAL mode unavailable (journal mode \(mode ?? "?"))")

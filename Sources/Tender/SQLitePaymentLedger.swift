@@ -55,6 +55,8 @@ public actor SQLitePaymentLedger: PaymentLedger {
     let encoder: JSONEncoder
     let decoder = JSONDecoder()
     let currencies = CurrencyCache()
+    /// What the connection's `tender_batch` table shows while a set-based batch is applied.
+    let batchRows = SQLiteBatchRows()
     /// Counts the syncs of this ledger's connection (readable from any thread).
     nonisolated let syncCounter: SQLiteSyncCounter
 
@@ -82,7 +84,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         self.encoder = encoder
-        db = try Self.openLedger(path: url.path, busyTimeout: busyTimeout, counter: counter)
+        db = try Self.openLedger(path: url.path, busyTimeout: busyTimeout, counter: counter, batchRows: batchRows)
     }
 
     /// Closes the file. Commits not yet synced (intermediate states, results the vendor keeps) are synced first,
@@ -199,9 +201,9 @@ public actor SQLitePaymentLedger: PaymentLedger {
 
     /// Applies several changes in one transaction: all are recorded or none is. Changes to the same reference apply
     /// in order. Durable if any change requires it. Returns the sessions after each change, without their history
-    /// (read them with ``session(reference:scope:includingHistory:)`` when needed). A batch of transitions of
-    /// distinct payments (forwarding results) is applied with set-based statements, whatever its size; other
-    /// batches change row by row.
+    /// (read them with ``session(reference:scope:includingHistory:)`` when needed). A batch of changes of distinct
+    /// payments (forwarding results, captures, what recovery learns), none starting a new payment attempt, is applied
+    /// with a fixed number of set-based statements whatever its size; other batches change row by row.
     /// - Throws: as ``record(_:scope:)``; nothing is written if any change fails.
     public func record(_ changes: [SessionChange], scope: LedgerScope) throws -> [PaymentSession] {
         guard !changes.isEmpty else { return [] }
@@ -221,19 +223,20 @@ public actor SQLitePaymentLedger: PaymentLedger {
         }
     }
 
-    /// The sessions with these references, without history or refunds, in one read transaction.
+    /// The sessions with these references, without history or refunds, read by one statement (the references
+    /// shown to it as the rows of the connection's batch table).
     public func sessions(references: [String], scope: LedgerScope) throws -> [String: PaymentSession] {
         guard !references.isEmpty else { return [:] }
         return try guarded("read \(references.count) sessions") {
-            try db.readTransaction {
-                var found: [String: PaymentSession] = [:]
-                for reference in references {
-                    if let (_, session) = try loadSession(reference: reference, scope: scope, history: false) {
-                        found[reference] = session
-                    }
-                }
-                return found
+            batchRows.show(references: references)
+            defer { batchRows.clear() }
+            var found: [String: PaymentSession] = [:]
+            found.reserveCapacity(references.count)
+            try db.query(BatchSQL.selectSessions, [.text(scope.merchantID), .text(scope.locationID)]) { row in
+                let reference = references[Int(row.integer(Int32(LedgerSQL.sessionColumnCount)))]
+                found[reference] = try decodeSession(row, scope: scope, reference: reference).1
             }
+            return found
         }
     }
 

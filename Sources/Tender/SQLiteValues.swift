@@ -7,6 +7,9 @@ import CSQLite
 /// SQLite's "copy the bytes now" destructor, not imported into Swift as a macro.
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+/// SQLite's "the bytes stay where they are" destructor (a null pointer).
+let sqliteStatic: sqlite3_destructor_type? = nil
+
 /// An error reported by SQLite: its extended result code and message.
 struct SQLiteError: Error, CustomStringConvertible {
     /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_IOERR_FSYNC`…).

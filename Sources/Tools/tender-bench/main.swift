@@ -78,11 +78,14 @@ if runs("recovery_ratio") {
     progress("recovery of \(large) sessions, 1% mid-flight, vs a raw read")
     report.ratios.append(try await ledgers.recovery(count: large))
 }
-if runs("forwarding_ratio", "forwarding_same_writes_ratio", "forwarding_facade_ratio") {
-    progress("1,000 forwarding results: the ledger's batch vs raw updates, vs the same writes by hand, and the facade")
-    report.ratios.append(try await ledgers.forwarding(count: 1_000, throughFacade: false, baseline: .minimalTable))
-    report.ratios.append(try await ledgers.forwarding(count: 1_000, throughFacade: false, baseline: .sameWrites))
-    report.ratios.append(try await ledgers.forwarding(count: 1_000, throughFacade: true, baseline: .minimalTable))
+if runs("forwarding_ratio", "forwarding_unsynced_ratio", "forwarding_same_writes_ratio", "forwarding_facade_ratio") {
+    progress("1,000 forwarding results: the ledger's batch vs raw updates (synced, not synced), vs the same writes by "
+             + "hand, and the facade")
+    let forwarding = ForwardingBenchmark(directory: directory, quick: quick)
+    report.ratios.append(try await forwarding.measure(throughFacade: false, baseline: .minimalTable(synced: true)))
+    report.ratios.append(try await forwarding.measure(throughFacade: false, baseline: .minimalTable(synced: false)))
+    report.ratios.append(try await forwarding.measure(throughFacade: false, baseline: .sameWrites))
+    report.ratios.append(try await forwarding.measure(throughFacade: true, baseline: .minimalTable(synced: true)))
 }
 
 if json { try report.printJSON() } else { report.printTable() }
