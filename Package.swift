@@ -55,16 +55,17 @@ let package = Package(
     ],
     targets: [
         // MARK: Core
-        // The system SQLite. On Apple platforms the SDK's `SQLite3` module is used instead.
+        // The system SQLite on every platform (on Apple platforms the SDK's, whose `SQLite3` module the header
+        // resolves to), with small C wrappers for what Swift cannot call (the variadic `sqlite3_db_config`). No
+        // pkg-config: it would point an iOS build at a host library.
         .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(
             name: "Tender",
-            dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))],
+            dependencies: ["CSQLite"],
             path: "Sources/Tender"
         ),
 
@@ -195,8 +196,8 @@ let package = Package(
         .executableTarget(
             name: "tender-bench",
             dependencies: [
-                "Tender", "TenderStripe", "TenderStripeSimulator",
-                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "Tender", "TenderStripe", "TenderStripeSimulator", "TenderSquare", "TenderSquareSimulator",
+                "CSQLite",
             ],
             path: "Sources/Tools/tender-bench"
         ),
