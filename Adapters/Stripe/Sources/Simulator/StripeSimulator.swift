@@ -225,19 +225,6 @@ public actor StripeSimulator: StripeClient {
         serverIntentPosition(stripeId).map { state.serverIntents[$0] }
     }
 
-    /// Where the server intent with this id sits in `state.serverIntents`, through the index (rebuilt when stale).
-    func serverIntentPosition(_ stripeId: String) -> Int? {
-        if let index = serverIntentIndex[stripeId] {
-            if index < state.serverIntents.count, state.serverIntents[index].stripeId == stripeId { return index }
-        } else if serverIntentIndex.count == state.serverIntents.count {
-            return nil  // the index is complete: no such intent
-        }
-        serverIntentIndex = [:]
-        for (index, intent) in state.serverIntents.enumerated() {
-            if let id = intent.stripeId { serverIntentIndex[id] = index }
-        }
-        return serverIntentIndex[stripeId]
-    }
 
     // MARK: - Delegates and credentials
 

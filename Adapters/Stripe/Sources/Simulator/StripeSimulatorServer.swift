@@ -175,6 +175,20 @@ extension StripeSimulator {
     }
 
     /// Writes an intent on Stripe's side (and in the search index, visible `searchLag` later).
+    /// Where the server intent with this id sits in `state.serverIntents`, through the index (rebuilt when stale).
+    func serverIntentPosition(_ stripeId: String) -> Int? {
+        if let index = serverIntentIndex[stripeId] {
+            if index < state.serverIntents.count, state.serverIntents[index].stripeId == stripeId { return index }
+        } else if serverIntentIndex.count == state.serverIntents.count {
+            return nil  // the index is complete: no such intent
+        }
+        serverIntentIndex = [:]
+        for (index, intent) in state.serverIntents.enumerated() {
+            if let id = intent.stripeId { serverIntentIndex[id] = index }
+        }
+        return serverIntentIndex[stripeId]
+    }
+
     func saveServerIntent(_ intent: Stripe.PaymentIntent) {
         let copy = intent.withHandle(nil)
         if let id = copy.stripeId, let index = serverIntentPosition(id) {
