@@ -1,6 +1,7 @@
 // swift-tools-version: 6.1
 // Tender: one API over Stripe Terminal and Square Mobile Payments, with offline payments first-class.
-// Zero package dependencies by default: the library products use only the toolchain and the system SQLite.
+// Zero package dependencies by default: the library products use only the toolchain and the system SQLite. A vendor SDK
+// is fetched and linked only when an app enables its trait (`StripeTerminalSDK`, `SquareMobilePaymentsSDK`).
 import PackageDescription
 
 
@@ -13,6 +14,10 @@ let package = Package(
         // The adapters (client protocol, mapping, error table, processor).
         .library(name: "TenderStripe", targets: ["TenderStripe"]),
         .library(name: "TenderSquare", targets: ["TenderSquare"]),
+        // The bridges: the real vendor SDK as the adapter's client. Each is empty unless the app enables the vendor's
+        // trait (see `traits` below), which links the vendor's own package.
+        .library(name: "TenderStripeTerminal", targets: ["TenderStripeTerminal"]),
+        .library(name: "TenderSquareMobilePayments", targets: ["TenderSquareMobilePayments"]),
         // The server half: Stripe's and Square's REST APIs for capture, void, refunds, lookups and connection tokens.
         .library(name: "TenderServer", targets: ["TenderServer"]),
         // The simulators: faithful models of each vendor SDK for tests, previews and the demo. Not for shipping apps.
@@ -25,19 +30,42 @@ let package = Package(
         .executable(name: "tender-chaos", targets: ["tender-chaos"]),
         .executable(name: "tender-docgen", targets: ["tender-docgen"]),
     ],
-    dependencies: [],
+    // Opt-in vendor SDKs, off by default: a plain build fetches and links nothing. An app enables one with
+    // `.package(url: "<Tender's URL>", from: "<version>", traits: ["StripeTerminalSDK"])` (or
+    // "SquareMobilePaymentsSDK") and depends on the matching bridge product.
+    traits: [
+        .trait(
+            name: "StripeTerminalSDK",
+            description: "Links Stripe Terminal iOS (stripe/stripe-terminal-ios 5.5 or later, iOS 15+) and compiles the "
+                + "TenderStripeTerminal bridge over it. iOS apps only."
+        ),
+        .trait(
+            name: "SquareMobilePaymentsSDK",
+            description: "Links Square's Mobile Payments SDK for iOS (square/mobile-payments-sdk-ios 2.5) and builds the "
+                + "TenderSquareMobilePayments bridge over it. iOS apps only."
+        ),
+        .default(enabledTraits: []),
+    ],
+    // Used only under the traits above (fetched only when one is enabled).
+    dependencies: [
+        .package(url: "https://github.com/stripe/stripe-terminal-ios", from: "5.5.0"),
+        // 2.5.x: Square removes API in minor releases (2.4.0 did), and the bridge is written and checked against
+        // 2.5.0's.
+        .package(url: "https://github.com/square/mobile-payments-sdk-ios", "2.5.0"..<"2.6.0"),
+    ],
     targets: [
         // MARK: Core
-        // The system SQLite. On Apple platforms the SDK's `SQLite3` module is used instead.
+        // The system SQLite on every platform (on Apple platforms the SDK's, whose `SQLite3` module the header
+        // resolves to), with small C wrappers for what Swift cannot call (the variadic `sqlite3_db_config`). No
+        // pkg-config: it would point an iOS build at a host library.
         .systemLibrary(
             name: "CSQLite",
             path: "Sources/CSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(
             name: "Tender",
-            dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))],
+            dependencies: ["CSQLite"],
             path: "Sources/Tender"
         ),
 
@@ -57,11 +85,40 @@ let package = Package(
         // `ErrorCode`…) declared as Swift imports it, so the bridge compiles on Linux; its behaviour comes from a
         // backend installed at run time (`SurfaceBackend`). Test support: no product, never linked by a shipping app.
         // Its tests compare its symbol graph with reference/sdk-surface/stripe-terminal-ios.json.
-        .target(name: "StripeTerminalSurface", path: "Adapters/Stripe/Sources/Mirror"),
+        // Its `Backend/` folder holds the simulator-driven backend (package API) the bridge's tests install.
+        .target(
+            name: "StripeTerminalSurface", dependencies: ["TenderStripe", "TenderStripeSimulator"],
+            path: "Adapters/Stripe/Sources/Mirror"
+        ),
         .testTarget(
             name: "StripeTerminalSurfaceTests",
             dependencies: ["StripeTerminalSurface"],
             path: "Adapters/Stripe/Tests/MirrorTests"
+        ),
+        // The bridge (ships): the real SDK behind the trait; without it the module is empty.
+        .target(
+            name: "TenderStripeTerminal",
+            dependencies: [
+                "TenderStripe",
+                .product(name: "StripeTerminal", package: "stripe-terminal-ios",
+                         condition: .when(traits: ["StripeTerminalSDK"])),
+            ],
+            path: "Adapters/Stripe/Sources/Bridge"
+        ),
+        // The same bridge files (relative symlinks) compiled against the surface mirror, for tests. Test support.
+        .target(
+            name: "TenderStripeTerminalOverSurface",
+            dependencies: ["TenderStripe", "StripeTerminalSurface"],
+            path: "Adapters/Stripe/Tests/BridgeOverSurface",
+            swiftSettings: [.define("TENDER_SURFACE_MIRROR")]
+        ),
+        .testTarget(
+            name: "TenderStripeTerminalTests",
+            dependencies: [
+                "TenderStripeTerminalOverSurface", "StripeTerminalSurface", "TenderStripe", "TenderStripeSimulator",
+                "Tender", "TenderTestKit",
+            ],
+            path: "Adapters/Stripe/Tests/BridgeTests"
         ),
 
         // MARK: Square Mobile Payments (Adapters/Square)
@@ -80,11 +137,43 @@ let package = Package(
         // declared as Swift imports it, so the bridge compiles on Linux. Test support: no product, never linked by a
         // shipping app. One module stands for both SquareMobilePaymentsSDK and the MobilePaymentsSDKAPI it re-exports.
         // Its tests compare its symbol graph with reference/sdk-surface/square-mobile-payments-ios.json.
-        .target(name: "SquareMobilePaymentsSurface", path: "Adapters/Square/Sources/Mirror"),
+        .target(name: "SquareMobilePaymentsSurface", path: "Adapters/Square/Sources/Mirror", exclude: ["Backend"]),
         .testTarget(
             name: "SquareMobilePaymentsSurfaceTests",
             dependencies: ["SquareMobilePaymentsSurface"],
             path: "Adapters/Square/Tests/MirrorTests"
+        ),
+        // The mirror's behaviour: a SurfaceBackend whose SDK objects are SquareSimulator's (test support, no product).
+        .target(
+            name: "SquareMobilePaymentsSurfaceBackend",
+            dependencies: ["SquareMobilePaymentsSurface", "TenderSquare", "TenderSquareSimulator", "Tender"],
+            path: "Adapters/Square/Sources/Mirror/Backend"
+        ),
+        // The bridge (ships): MobilePaymentsSDK.shared as a SquareClient. Its files compile to nothing without the
+        // SquareMobilePaymentsSDK trait, so a plain build fetches and links nothing.
+        .target(
+            name: "TenderSquareMobilePayments",
+            dependencies: [
+                "TenderSquare",
+                .product(name: "SquareMobilePaymentsSDK", package: "mobile-payments-sdk-ios",
+                         condition: .when(traits: ["SquareMobilePaymentsSDK"])),
+            ],
+            path: "Adapters/Square/Sources/Bridge"
+        ),
+        // The same bridge files (symbolic links) compiled against the surface mirror, for tests on any platform.
+        .target(
+            name: "TenderSquareMobilePaymentsOverSurface",
+            dependencies: ["TenderSquare", "SquareMobilePaymentsSurface"],
+            path: "Adapters/Square/Tests/BridgeOverSurface",
+            swiftSettings: [.define("TENDER_SURFACE_MIRROR")]
+        ),
+        .testTarget(
+            name: "TenderSquareMobilePaymentsTests",
+            dependencies: [
+                "TenderSquareMobilePaymentsOverSurface", "SquareMobilePaymentsSurfaceBackend",
+                "SquareMobilePaymentsSurface", "TenderSquare", "TenderSquareSimulator", "Tender", "TenderTestKit",
+            ],
+            path: "Adapters/Square/Tests/BridgeTests"
         ),
 
         // MARK: Server (Stripe and Square REST, URLSession only)
@@ -107,8 +196,8 @@ let package = Package(
         .executableTarget(
             name: "tender-bench",
             dependencies: [
-                "Tender", "TenderStripe", "TenderStripeSimulator",
-                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "Tender", "TenderStripe", "TenderStripeSimulator", "TenderSquare", "TenderSquareSimulator",
+                "CSQLite",
             ],
             path: "Sources/Tools/tender-bench"
         ),
@@ -124,7 +213,13 @@ let package = Package(
         // MARK: Examples
         .executableTarget(
             name: "TenderDemo",
-            dependencies: ["Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator"],
+            dependencies: [
+                "Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator", "TenderServer",
+                // --through-sdk-surface: the bridges compiled against the SDK surface mirrors, and the mirrors'
+                // simulator-driven backends (test support; the default run uses the simulators directly).
+                "TenderStripeTerminalOverSurface", "StripeTerminalSurface",
+                "TenderSquareMobilePaymentsOverSurface", "SquareMobilePaymentsSurface", "SquareMobilePaymentsSurfaceBackend",
+            ],
             path: "Examples/Demo"
         ),
         .target(name: "HouseAccountAdapter", dependencies: ["Tender"], path: "Examples/AdapterTemplate/Sources"),

@@ -9,15 +9,27 @@ struct Options {
     var seed: UInt64 = 42
     var json = false
     var ledgerPath: String?
+    var throughSDKSurface = false
 
     static let usage = """
         usage: tender-demo [--processor stripe|square|both] [--payments N] [--seed N] [--json] [--ledger PATH]
+                           [--through-sdk-surface]
 
-          --processor   which simulated processor(s) to run (default: both)
-          --payments    how many sales per processor, 9...1000 (default: 24)
-          --seed        seed for amounts and cards; the same seed gives the same output (default: 42)
-          --json        print only the summary, as one JSON object
-          --ledger      the SQLite ledger file (default: a fresh temporary file, removed afterwards)
+        A scripted day at a shop on simulated Stripe and Square readers, through Tender's one API, with an SQLite
+        ledger: online sales, an outage and offline sales under risk limits, declines, forwarding, captures, refunds
+        (one in part, one in full, an over-refund refused), a deposit left uncaptured until the vendor's deadline
+        passes, and a closing reconciliation of the ledger against each processor's own records. Then the server
+        half: captures and refunds through TenderServer against the loopback peers when they run
+        (Scripts/peers/peers.sh start; . .build/peers/env). Exits 1 on any mismatch.
+
+          --processor            which simulated processor(s) to run (default: both)
+          --payments             how many sales per processor, 9...1000 (default: 24)
+          --seed                 seed for amounts and cards; the same seed gives the same output (default: 42)
+          --json                 print only the summary, as one JSON object
+          --ledger               the SQLite ledger file (default: a fresh temporary file, removed afterwards)
+          --through-sdk-surface  run each adapter over its bridge to the vendor SDK (StripeTerminalBridge,
+                                 SquareMobilePaymentsBridge) compiled against the SDK's surface mirror, whose
+                                 backend is the same simulator; the reconciliation must match the direct run's
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -45,6 +57,7 @@ struct Options {
                 options.seed = seed
             case "--json": options.json = true
             case "--ledger": options.ledgerPath = try value(argument)
+            case "--through-sdk-surface": options.throughSDKSurface = true
             case "--help", "-h": throw UsageError(nil)
             default: throw UsageError("unknown option \"\(argument)\"")
             }

@@ -1,5 +1,6 @@
 // tender-demo: a scripted day at a shop, on simulated Stripe and Square readers, through Tender's one API,
-// with an embedded SQLite ledger. It exits non-zero if the ledger and a processor disagree on anything.
+// with an embedded SQLite ledger, then the server half through TenderServer. It exits non-zero if the ledger and a
+// processor disagree on anything.
 import Foundation
 import Tender
 
@@ -23,37 +24,57 @@ if let path = options.ledgerPath {
 }
 defer { if options.ledgerPath == nil { try? FileManager.default.removeItem(at: temporary) } }
 
+let path: DemoPath = options.throughSDKSurface ? .sdkSurface : .direct
 var results: [DayResult] = []
+var server: ServerHalfResult?
 var failure: String?
 do {
     let ledger = try SQLitePaymentLedger(url: ledgerURL)
     out.heading("Tender demo — seed \(options.seed), \(options.payments) sales per processor, ledger \(options.ledgerPath ?? "(temporary)")")
+    if path == .sdkSurface {
+        out.note("through the SDK surface: StripeProcessor → StripeTerminalBridge → Stripe Terminal's API (mirror) → simulator; SquareProcessor → SquareMobilePaymentsBridge → Square's SDK API (mirror) → simulator")
+    }
     let clock = ManualClock()
-    var rigs: [any DemoRig] = []
-    if options.processor != .square { rigs.append(StripeRig(seed: options.seed, clock: clock)) }
-    if options.processor != .stripe { rigs.append(try await SquareRig(seed: options.seed, clock: clock)) }
-    for (index, rig) in rigs.enumerated() {
+    var index = 0
+    for choice in [Options.ProcessorChoice.stripe, .square] where options.processor == choice || options.processor == .both {
+        // Each rig is made when its day starts (the surface's backend slot holds one at a time), on the shared clock.
+        let rig: any DemoRig = choice == .stripe
+            ? await StripeRig(seed: options.seed, clock: clock, path: path)
+            : try await SquareRig(seed: options.seed, clock: clock, path: path)
         // Each shop gets its own stream of amounts, reproducible under the seed.
         let day = try await Shop.nextDay(in: ledger, scope: rig.scope)
         let shop = Shop(rig: rig, ledger: ledger, payments: options.payments, seed: options.seed &+ UInt64(index) &* 7_919,
                         clock: clock, out: out, day: day)
-        results.append(try await shop.run())
+        do {
+            results.append(try await shop.run())
+            await rig.finish()
+        } catch {
+            await rig.finish()
+            throw error
+        }
+        index += 1
     }
     await ledger.close()
+    server = await ServerHalf.run(seed: options.seed, out: out, environment: ProcessInfo.processInfo.environment)
 } catch {
     failure = "\(error)"
 }
 
-let mismatches = results.flatMap(\.mismatches)
+let mismatches = results.flatMap(\.mismatches) + (server?.mismatches ?? [])
 if options.json {
     var summary: [String: Any] = ["seed": options.seed, "payments_per_processor": options.payments,
-                                  "processors": results.map(\.json), "consistent": mismatches.isEmpty && failure == nil]
+                                  "processors": results.map(\.json), "through_sdk_surface": options.throughSDKSurface,
+                                  "consistent": mismatches.isEmpty && failure == nil]
+    if let server { summary["server_half"] = server.json }
     if let failure { summary["error"] = failure }
     let data = try JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys])
     print(String(decoding: data, as: UTF8.self))
 } else if let failure {
     out.bad("the demo stopped: \(failure)")
 } else {
-    out.heading(mismatches.isEmpty ? "Day closed: every processor reconciles with the ledger." : "Day closed with \(mismatches.count) mismatch(es).")
+    let peers = server.map { $0.localstripe || $0.squarePeer } ?? false
+    out.heading(mismatches.isEmpty
+        ? "Day closed: every processor reconciles with the ledger\(peers ? ", and TenderServer's calls with the peers" : "")."
+        : "Day closed with \(mismatches.count) mismatch(es).")
 }
 exit(failure == nil && mismatches.isEmpty ? 0 : 1)

@@ -115,8 +115,11 @@ extension PaymentTerminal {
                                      previousState: .created)
         }
 
-        let outcome = try await runProcessor(request, routing: decision, attempt: attempt)
-        try await applyDuringPayment(outcome, reference: request.reference)
+        let recorder = PaymentRecorder(session: live[request.reference]!, scope: scope, ledger: ledger, clock: clock,
+                                       hub: hub)
+        let outcome = try await runProcessor(request, routing: decision, attempt: attempt, recorder: recorder)
+        try await recorder.record(outcome)
+        live[request.reference] = recorder.session
         var session = try await recordedSession(request.reference)
         if PaymentStateMachine.newAttemptStates.contains(session.state) {
             await abandon(session)
@@ -157,15 +160,16 @@ extension PaymentTerminal {
     /// Calls the processor, cancelling through it if the calling task is cancelled. A processor that throws (it
     /// could not tell what happened, or it gave up waiting because of the cancellation) yields
     /// ``PaymentState/outcomeUnknown``: reconciliation finds the truth later.
-    private func runProcessor(_ request: PaymentRequest, routing: RoutingDecision, attempt: PaymentAttempt) async throws
-        -> ProcessorPaymentUpdate {
+    private func runProcessor(_ request: PaymentRequest, routing: RoutingDecision, attempt: PaymentAttempt,
+                              recorder: PaymentRecorder) async throws -> ProcessorPaymentUpdate {
         let reference = request.reference
         let processor = self.processor
         do {
             return try await withTaskCancellationHandler {
-                try await processor.startPayment(request, routing: routing, attempt: attempt) { [weak self] update in
-                    guard let self else { return }
-                    try await self.applyDuringPayment(update, reference: reference)
+                // The adapter's intermediate updates are recorded by the recorder directly: no hop back to the
+                // facade's actor for each one.
+                try await processor.startPayment(request, routing: routing, attempt: attempt) { update in
+                    try await recorder.record(update)
                 }
             } onCancel: {
                 // The task is gone, not the payment: ask the vendor to cancel, and let the adapter report what the
@@ -196,33 +200,24 @@ extension PaymentTerminal {
                            message: "Payment \(reference) is missing from the ledger.")
     }
 
-    /// Applies an update reported by the processor during ``takePayment(_:)``.
-    func applyDuringPayment(_ update: ProcessorPaymentUpdate, reference: String) async throws {
-        guard update.reference == reference else {
-            hub.send(.unmatchedForwardingResult(update))
-            return
-        }
-        let current: PaymentSession
-        if let cached = live[reference] {
-            current = cached
-        } else if let stored = try await ledger.session(reference: reference, scope: scope, includingHistory: false) {
-            current = stored
-        } else {
-            return
-        }
-        live[reference] = try await apply(update, to: current)
-    }
-
     /// Records `update` against `session` if the transition is legal; otherwise reports it and keeps the state.
     @discardableResult
     func apply(_ update: ProcessorPaymentUpdate, to session: PaymentSession) async throws -> PaymentSession {
+        try await Self.record(update, on: session, ledger: ledger, scope: scope, clock: clock, hub: hub)
+    }
+
+    /// The one place a processor's update is checked against the state machine and recorded (shared by the facade
+    /// and ``PaymentRecorder``): an illegal transition is an event and keeps the state; an update that brings
+    /// nothing new costs no write.
+    static func record(_ update: ProcessorPaymentUpdate, on session: PaymentSession, ledger: any PaymentLedger,
+                       scope: LedgerScope, clock: any TenderClock, hub: EventHub) async throws -> PaymentSession {
         let target = update.state
         guard target == session.state || PaymentStateMachine.canTransition(from: session.state, to: target) else {
             hub.send(.transitionRejected(reference: session.reference,
                                          transition: IllegalTransition(from: session.state, to: target)))
             return session
         }
-        guard target != session.state || Self.brings(update, newsTo: session) else { return session }
+        guard target != session.state || brings(update, newsTo: session) else { return session }
         let change = SessionChange(update, expectedState: session.state, reference: session.reference, at: clock.now())
         let updated = try await ledger.record(change, scope: scope)
         if target != session.state {
@@ -271,5 +266,38 @@ extension SessionChange {
                   route: update.route, processorPaymentID: update.processorPaymentID, localID: update.localID,
                   card: update.card, error: error ?? update.error, storedAt: update.storedAt,
                   captureBefore: update.captureBefore, note: note)
+    }
+}
+
+/// Records one payment's updates as its adapter reports them, in order, without a hop to the facade's actor for
+/// each: the adapter awaits every update, so they never overlap.
+final class PaymentRecorder: Sendable {
+    private let scope: LedgerScope
+    private let ledger: any PaymentLedger
+    private let clock: any TenderClock
+    private let hub: EventHub
+    private let current: Locked<PaymentSession>
+
+    init(session: PaymentSession, scope: LedgerScope, ledger: any PaymentLedger, clock: any TenderClock, hub: EventHub) {
+        self.scope = scope
+        self.ledger = ledger
+        self.clock = clock
+        self.hub = hub
+        current = Locked(session)
+    }
+
+    /// The session as last recorded.
+    var session: PaymentSession { current.current }
+
+    /// Records an update of this payment (an update naming another reference is reported, never applied).
+    func record(_ update: ProcessorPaymentUpdate) async throws {
+        let session = current.current
+        guard update.reference == session.reference else {
+            hub.send(.unmatchedForwardingResult(update))
+            return
+        }
+        let updated = try await PaymentTerminal.record(update, on: session, ledger: ledger, scope: scope, clock: clock,
+                                                       hub: hub)
+        current.withLock { $0 = updated }
     }
 }

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(SQLite3)
-import SQLite3
-#else
 import CSQLite
-#endif
 
 // A thin wrapper of the SQLite C API, private to Tender. It is not thread-safe and not `Sendable`: it is owned by
 // one actor (``SQLitePaymentLedger``), which serializes every use of it.
@@ -74,9 +70,11 @@ final class SQLiteDatabase {
     /// Whether the connection is open.
     var isOpen: Bool { handle != nil }
 
-    /// Finalizes every statement and closes the connection (the last connection to a WAL database checkpoints it
-    /// and removes the `-wal`). Idempotent.
+    /// Finalizes every statement and closes the connection. Commits made since the last sync of the WAL (with
+    /// `synchronous = NORMAL`) are synced first, so that a closed ledger is wholly on disk. The last connection to a
+    /// WAL database checkpoints it and removes the `-wal`, unless ``keepWALOnClose()`` was called. Idempotent.
     func close() {
+        if hasUnsyncedCommits { try? syncWAL() }
         for statement in statements.values { sqlite3_finalize(statement) }
         statements = [:]
         lastStatement = nil
@@ -105,7 +103,7 @@ final class SQLiteDatabase {
     /// The rowid of the last INSERT.
     var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 
-    private func connection() throws -> OpaquePointer {
+    func connection() throws -> OpaquePointer {
         guard let handle else { throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "the ledger is closed") }
         return handle
     }
@@ -219,6 +217,50 @@ final class SQLiteDatabase {
         case full = 2
     }
 
+    /// Whether commits were made since the WAL was last synced: a commit with `synchronous = NORMAL` that changed
+    /// something sets it, a durable commit (which syncs the whole WAL) or ``syncWAL()`` clears it.
+    private(set) var hasUnsyncedCommits = false
+
+    /// Keeps the WAL when this connection closes, even as the last one: no checkpoint (and none of its syncs), the
+    /// `-wal` and `-shm` stay beside the file, and the next connection replays the WAL
+    /// (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`, SQLite 3.16 and later).
+    func keepWALOnClose() throws {
+        let db = try connection()
+        var enabled: Int32 = 0
+        let rc = tender_sqlite3_db_config_int(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &enabled)
+        guard rc == SQLITE_OK, enabled == 1 else {
+            throw SQLiteError(extendedCode: rc == SQLITE_OK ? SQLITE_ERROR : rc,
+                              message: "SQLite refused SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE")
+        }
+    }
+
+    /// Syncs the WAL file now, through SQLite's own file object (`SQLITE_FCNTL_JOURNAL_POINTER`), with the flags
+    /// SQLite syncs it with. Outside a transaction only. Does nothing when no WAL is open.
+    func syncWAL() throws {
+        let db = try connection()
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        let rc = sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &file)
+        guard rc == SQLITE_OK else { throw error(db) }
+        guard let file, let methods = file.pointee.pMethods else { return }
+        let synced = methods.pointee.xSync(file, SQLITE_SYNC_NORMAL)
+        guard synced == SQLITE_OK else {
+            throw SQLiteError(extendedCode: synced, message: "the WAL could not be synced")
+        }
+        hasUnsyncedCommits = false
+    }
+
+    /// Runs a checkpoint of `mode` (`SQLITE_CHECKPOINT_PASSIVE`, `…_TRUNCATE`…) and returns the frames in the WAL
+    /// and how many of them are now in the database file.
+    @discardableResult
+    func checkpoint(mode: Int32) throws -> (walFrames: Int, checkpointed: Int) {
+        let db = try connection()
+        var frames: Int32 = 0
+        var done: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(db, "main", mode, &frames, &done)
+        guard rc == SQLITE_OK else { throw error(db) }
+        return (Int(frames), Int(done))
+    }
+
     /// Sets `PRAGMA synchronous` for the next commits, if it is not already at `level`. Outside a transaction only.
     func setSynchronous(_ level: Synchronous) throws {
         guard level != synchronous else { return }
@@ -231,7 +273,10 @@ final class SQLiteDatabase {
     /// `NORMAL` (committed, and synced with the next durable commit or checkpoint).
     func writeTransaction<T>(durable: Bool, _ body: () throws -> T) throws -> T {
         try setSynchronous(durable ? .full : .normal)
-        return try transaction("BEGIN IMMEDIATE", body)
+        let before = handle.map { sqlite3_total_changes64($0) } ?? 0
+        let result = try transaction("BEGIN IMMEDIATE", body)
+        if let handle, sqlite3_total_changes64(handle) != before { hasUnsyncedCommits = !durable }
+        return result
     }
 
     /// Runs `body` in one read transaction, so that several queries see the same snapshot.

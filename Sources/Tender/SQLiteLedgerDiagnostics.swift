@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(SQLite3)
-import SQLite3
-#else
 import CSQLite
-#endif
 
 // What the SQLite ledger can tell about its own work: connection settings, query plans and step counts, used by
 // tests and the benchmark to check claims without timing anything.

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(SQLite3)
-import SQLite3
-#else
 import CSQLite
-#endif
 
 // Opening the ledger file after anything: a clean close, a kill at any moment (mid-commit, mid-checkpoint, during the
 // very first open), or a file that is not a Tender ledger at all.
@@ -35,14 +31,22 @@ extension SQLitePaymentLedger {
                         + "backup, and never delete it while it may hold payments.")
     }
 
-    /// How many WAL pages trigger an automatic checkpoint (SQLite's default is 1,000). A checkpoint costs two syncs
-    /// (the WAL, then the database file) and the log's restart one more (its new header): at about thirty pages
-    /// per payment, 4,000 pages (16 MiB of WAL at most) make that about one checkpoint per 130 payments.
-    static let checkpointPages = 4_000
+    /// How many WAL pages trigger SQLite's automatic checkpoint, which runs inside the commit that crosses it
+    /// (SQLite's default is 1,000). A checkpoint costs two syncs (the WAL, then the database file) and the log's
+    /// restart one more (its new header). The ledger checkpoints when it opens a file whose WAL has grown past
+    /// ``walBytesCheckpointedAtOpening``, so this is only the backstop for an app that keeps the ledger open for
+    /// days: 8,000 pages (32 MiB of WAL) is about 400 payments at twenty pages each (tender-bench's day measures
+    /// 20.4 pages per payment).
+    static let checkpointPages = 8_000
+
+    /// The WAL size from which opening the ledger checkpoints it and restarts the log (three syncs, counted as
+    /// opening's): 4 MiB, about a thousand pages or fifty payments. The WAL is also truncated back to this size when
+    /// it restarts (`journal_size_limit`), so its size on disk says how much it holds.
+    static let walBytesCheckpointedAtOpening: Int64 = 4 * 1_048_576
 
     /// Creates or checks the file, then opens it for writing (counting its syncs), enables WAL and migrates.
-    static func openLedger(path: String, busyTimeout: TimeInterval, counter: SQLiteSyncCounter) throws
-        -> SQLiteDatabase {
+    static func openLedger(path: String, busyTimeout: TimeInterval, counter: SQLiteSyncCounter,
+                           batchRows: SQLiteBatchRows) throws -> SQLiteDatabase {
         if let status = LedgerFile.status(path) {
             guard LedgerFile.isRegularFile(status.mode) else { throw refused(path, "is not a regular file") }
             if status.size > 0 {
@@ -56,11 +60,17 @@ extension SQLitePaymentLedger {
                                 + "\(LedgerFile.describe(errno: code)).")
         }
 
+        let walBytes = LedgerFile.size(path + "-wal") ?? 0
+        let walSyncsBefore = counter.counts.wal
         let db: SQLiteDatabase
         do {
             // Never creates: the file was made owner-only above.
             db = try SQLiteDatabase(path: path, flags: SQLITE_OPEN_READWRITE, counter: counter)
             db.setBusyTimeout(milliseconds: Int32(clamping: Int((busyTimeout * 1000).rounded())))
+            // Closing leaves the WAL for the next opening to replay instead of checkpointing it (two syncs) and
+            // starting a new one (its header and the directory synced at the first commit): see `close()`.
+            try db.keepWALOnClose()
+            try db.registerBatchTable(batchRows)
             let mode = try db.scalarText("PRAGMA journal_mode = WAL")
             guard mode?.lowercased() == "wal" else {
                 throw SQLiteError(extendedCode: SQLITE_ERROR, message: "WAL mode unavailable (journal mode \(mode ?? "?"))")
@@ -74,8 +84,14 @@ extension SQLitePaymentLedger {
                 PRAGMA cell_size_check = ON;
                 PRAGMA temp_store = MEMORY;
                 PRAGMA wal_autocheckpoint = \(checkpointPages);
+                PRAGMA journal_size_limit = \(walBytesCheckpointedAtOpening);
                 """)
             try migrate(db, path: path)
+            if walBytes > walBytesCheckpointedAtOpening { try checkpointAndRestart(db) }
+            // SQLite syncs the directory at the first sync of every WAL a connection opens (created or not), so
+            // that its name is on disk. Unless the migration or the checkpoint just did, that sync is made here,
+            // where it is opening's cost, and not in the first payment's commit.
+            if counter.counts.wal == walSyncsBefore { try db.syncWAL() }
         } catch let error as PaymentError {
             throw error
         } catch let error as SQLiteError {
@@ -87,6 +103,18 @@ extension SQLitePaymentLedger {
             }
         }
         return db
+    }
+
+    /// Copies the WAL into the database file and, if all of it went in, starts the log over with a commit that
+    /// changes nothing (the user version rewritten), so that the new log's header is synced here and not in the
+    /// next payment's commit. A reader in another connection may keep part of the WAL from being copied: the rest
+    /// waits for a later checkpoint.
+    static func checkpointAndRestart(_ db: SQLiteDatabase) throws {
+        let (frames, checkpointed) = try db.checkpoint(mode: SQLITE_CHECKPOINT_PASSIVE)
+        guard frames > 0, checkpointed == frames else { return }
+        try db.writeTransaction(durable: false) {
+            try db.executeScript("PRAGMA user_version = \(schemaVersion);")
+        }
     }
 
     /// Checks an existing, non-empty file, letting SQLite recover it first (see the top of this file for what is

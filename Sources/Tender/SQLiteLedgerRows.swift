@@ -80,9 +80,14 @@ extension SQLitePaymentLedger {
 
     func addToAggregates(_ session: PaymentSession) throws {
         let total = session.total
+        try addToAggregates(currency: total.currency, count: 1, amount: total.minorUnits, scope: session.scope)
+    }
+
+    /// Adds `count` stored payments totalling `amount` of `currency` to the scope's aggregates.
+    func addToAggregates(currency: Currency, count: Int, amount: Int64, scope: LedgerScope) throws {
         try db.execute(LedgerSQL.addAggregate, [
-            .text(session.scope.merchantID), .text(session.scope.locationID), .text(total.currency.code),
-            .integer(Int64(total.currency.minorUnitExponent)), .integer(total.minorUnits),
+            .text(scope.merchantID), .text(scope.locationID), .text(currency.code),
+            .integer(Int64(currency.minorUnitExponent)), .integer(Int64(count)), .integer(amount),
         ])
     }
 
@@ -131,19 +136,21 @@ extension SQLitePaymentLedger {
         return (rowID, session)
     }
 
-    /// Decodes a row of ``LedgerSQL/sessionColumns``. The session comes back without history or refunds.
-    func decodeSession(_ row: SQLiteRow) throws -> (Int64, PaymentSession) {
+    /// Decodes a row of ``LedgerSQL/sessionColumns``. The session comes back without history or refunds. A caller
+    /// that selected the row by its scope and reference may pass them, to be used as they are instead of decoded.
+    func decodeSession(_ row: SQLiteRow, scope: LedgerScope? = nil, reference: String? = nil) throws
+        -> (Int64, PaymentSession) {
         let currency = try currencies.currency(code: row.text(6), minorUnitExponent: Int(row.integer(7)))
         let amount = Money(minorUnits: row.integer(5), currency: currency)
         var tip: Money?
         if let tipUnits = row.optionalInteger(8), let code = row.optionalText(9), let exponent = row.optionalInteger(10) {
             tip = Money(minorUnits: tipUnits, currency: try currencies.currency(code: code, minorUnitExponent: Int(exponent)))
         }
-        let request = PaymentRequest(amount: amount, reference: row.text(3),
+        let request = PaymentRequest(amount: amount, reference: reference ?? row.text(3),
                                      captureMode: try decodeEnum(CaptureMode.self, row.text(11)),
                                      offlinePolicy: try decodeEnum(OfflinePolicy.self, row.text(12)), tip: tip)
         var session = PaymentSession(request: request,
-                                     scope: LedgerScope(merchantID: row.text(1), locationID: row.text(2)),
+                                     scope: scope ?? LedgerScope(merchantID: row.text(1), locationID: row.text(2)),
                                      processor: row.text(4),
                                      route: try row.optionalText(13).map { try decodeEnum(PaymentRoute.self, $0) },
                                      at: row.date(20))

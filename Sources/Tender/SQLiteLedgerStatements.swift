@@ -8,6 +8,9 @@ enum LedgerSQL {
     /// The columns ``SQLitePaymentLedger`` decodes a session from, in this order.
     static let sessionColumns = sessionColumns(prefix: "")
 
+    /// How many columns ``sessionColumns`` has.
+    static let sessionColumnCount = 25
+
     /// ``sessionColumns`` qualified by a table alias such as `s.`.
     static func sessionColumns(prefix: String) -> String {
         ["id", "merchant_id", "location_id", "reference", "processor", "amount", "currency", "currency_exponent", "tip",
@@ -46,13 +49,20 @@ enum LedgerSQL {
     static let selectByReference =
         "SELECT \(sessionColumns) FROM sessions WHERE merchant_id = ? AND location_id = ? AND reference = ?"
 
+    /// Through the index of the id's last eight characters (schema version 4), then the whole id and the scope
+    /// (named: the planner, which has no statistics, would rather walk the scope's sessions).
     static let selectReferenceByLocalID = """
-        SELECT reference FROM sessions WHERE merchant_id = ? AND location_id = ? AND local_id = ?
+        SELECT reference FROM sessions INDEXED BY sessions_by_local_id_tail
+        WHERE local_id_tail = substr(?3, -8) AND local_id = ?3 AND merchant_id = ?1 AND location_id = ?2
         ORDER BY id LIMIT 1
         """
 
+    /// Through the index of the id's last eight characters (schema version 4), then the whole id and the scope
+    /// (named: the planner, which has no statistics, would rather walk the scope's sessions).
     static let selectReferenceByProcessorID = """
-        SELECT reference FROM sessions WHERE merchant_id = ? AND location_id = ? AND processor_payment_id = ?
+        SELECT reference FROM sessions INDEXED BY sessions_by_processor_id_tail
+        WHERE processor_payment_id_tail = substr(?3, -8) AND processor_payment_id = ?3
+            AND merchant_id = ?1 AND location_id = ?2
         ORDER BY id LIMIT 1
         """
 
@@ -76,9 +86,10 @@ enum LedgerSQL {
     static let addAggregate = """
         INSERT INTO stored_aggregates
             (merchant_id, location_id, currency, currency_exponent, stored_count, stored_amount)
-        VALUES (?, ?, ?, ?, 1, ?)
+        VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (merchant_id, location_id, currency)
-        DO UPDATE SET stored_count = stored_count + 1, stored_amount = stored_amount + excluded.stored_amount
+        DO UPDATE SET stored_count = stored_count + excluded.stored_count,
+            stored_amount = stored_amount + excluded.stored_amount
         """
 
     /// Removes `?1` payments totalling `?2` from one currency's aggregate.

@@ -40,14 +40,24 @@ extension SQLitePaymentLedger {
         }
     }
 
-    /// Applies a change to a refund in one durable transaction: ``RefundChange/apply(to:)`` (compare-and-set on its
-    /// status; a final refund never changes status again), the new columns written with the expected status as a
+    /// Applies a change to a refund in one transaction: ``RefundChange/apply(to:)`` (compare-and-set on its status;
+    /// a final refund never changes status again), the new columns written with the expected status as a
     /// condition, and a history entry appended. Returns the updated record.
+    ///
+    /// Synced to disk before it returns unless the ledger already holds the processor's id of the refund and the
+    /// change brings no other: once that id is on disk, what the processor does with the refund (it settles,
+    /// fails) can be looked up by it again — recovery and the queue poller do — so the change is committed and
+    /// synced with the next durable commit, like the results of payments the vendor holds
+    /// (``SessionChange/requiresDurableSync``). The first answer, which brings the id (or a failure without one), is
+    /// durable: a refund is not idempotent once the processor forgets its key, so it must be found by its id.
     /// - Throws: ``PaymentError/Code/unknownReference`` when no refund has this id in the scope,
     ///   ``PaymentError/Code/invalidState`` (nothing is written), or ``PaymentError/Code/ledgerUnavailable``.
     public func recordRefund(_ change: RefundChange, scope: LedgerScope) throws -> RefundRecord {
         try guarded("record a change of refund \(change.refundID)") {
-            try db.writeTransaction(durable: true) {
+            var durable = true
+            // `synchronous` cannot change inside a transaction, and durability depends on the row: commit without a
+            // sync, then sync the WAL (the same frames on disk as a synchronous commit) when it must be durable.
+            let recorded = try db.writeTransaction(durable: false) {
                 var found: (Int64, RefundRecord)?
                 try db.query(RefundSQL.selectByKey, [.text(scope.merchantID), .text(scope.locationID),
                                                      .text(change.refundID)]) { found = try decodeRefund($0) }
@@ -55,6 +65,8 @@ extension SQLitePaymentLedger {
                     throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .refund,
                                        message: "No refund \(change.refundID) in \(scope).")
                 }
+                durable = before.processorRefundID == nil
+                    || (change.processorRefundID.map { $0 != before.processorRefundID } ?? false)
                 var after = before
                 try change.apply(to: &after)
                 try db.execute(RefundSQL.update, [
@@ -70,6 +82,8 @@ extension SQLitePaymentLedger {
                                         processorRefundID: change.processorRefundID, error: change.error)
                 return after
             }
+            if durable { try db.syncWAL() }
+            return recorded
         }
     }
 

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(SQLite3)
-import SQLite3
-#else
 import CSQLite
-#endif
 
 /// The embedded, durable ``PaymentLedger``: one SQLite file on the system SQLite library.
 ///
@@ -11,14 +7,17 @@ import CSQLite
 ///   process kill never loses a committed change (its WAL frames are in the operating system's cache). What
 ///   recovery needs is also synced to disk before the call returns (`synchronous = FULL` for that commit): every
 ///   new session (the write-ahead record), every change whose ``SessionChange/requiresDurableSync`` is true (an
-///   outcome, a retry, a new attempt), every refund and refund change; a batch is durable if any of its changes is.
-///   The intermediate ``PaymentState/collecting`` and ``PaymentState/processing`` records are committed with
-///   `synchronous = NORMAL` and reach the disk with the next durable commit: syncing the WAL flushes the whole
+///   outcome, a retry, a new attempt), every new refund and the first answer about it (see
+///   ``recordRefund(_:scope:)``); a batch is durable if any of its changes is. The other changes (intermediate
+///   states, what the vendor keeps and can be asked again) are committed with `synchronous = NORMAL` and reach
+///   the disk with the next durable commit, or when the ledger is closed: syncing the WAL flushes the whole
 ///   file, and its frames are checksummed cumulatively, so a durable commit is only valid after a power loss
 ///   together with every commit before it. A typical payment costs two syncs: its write-ahead record and its
-///   outcome. Checkpoints sync too (the WAL, then the database file): they run every
-///   4,000 pages (16 MiB) of WAL and when the last connection closes; the first commit into a new WAL also syncs
-///   its header. ``durableSyncCount`` counts every sync.
+///   outcome; a refund two more. Checkpoints (copying the WAL into the file) sync too — the WAL, the database file,
+///   and the new log's header — so they are kept out of the day's payments: closing leaves the WAL beside the file
+///   (part of the ledger, replayed by the next opening), opening checkpoints a WAL grown past 4 MiB, and SQLite's
+///   automatic checkpoint runs only past 32 MiB, for an app that keeps the ledger open for days.
+///   ``checkpoint()`` makes the file stand alone. ``durableSyncCount`` counts every sync.
 /// - **Atomic**: every write is one `BEGIN IMMEDIATE … COMMIT` transaction: the session row (compare-and-set on the
 ///   expected state, with the same rules as ``SessionChange/apply(to:)``), its append-only transition rows, and the
 ///   stored-payment aggregates move together. Forwarding results (many changes in one batch) are applied with
@@ -30,7 +29,8 @@ import CSQLite
 ///   write transaction that records a refund, so two refunds can never together exceed what was captured.
 /// - **Scoped**: every query names the merchant and the location.
 /// - **Private**: the file (and its `-wal` and `-shm` companions) is owner-only (0600). It holds no card number:
-///   ``CardDetails`` cannot carry one.
+///   ``CardDetails`` cannot carry one. The file and its `-wal` are the ledger together: a copy or a backup takes
+///   both (or follows ``checkpoint()``), and neither is ever deleted alone.
 /// - **Opens after any kill, refuses bad files**: SQLite's own recovery runs first (a hot rollback journal is
 ///   rolled back, a WAL is replayed), then the file is checked. A file that is not SQLite, belongs to another
 ///   application, has a newer schema, or is truncated or corrupt after recovery is refused with
@@ -55,6 +55,8 @@ public actor SQLitePaymentLedger: PaymentLedger {
     let encoder: JSONEncoder
     let decoder = JSONDecoder()
     let currencies = CurrencyCache()
+    /// What the connection's `tender_batch` table shows while a set-based batch is applied.
+    let batchRows = SQLiteBatchRows()
     /// Counts the syncs of this ledger's connection (readable from any thread).
     nonisolated let syncCounter: SQLiteSyncCounter
 
@@ -82,22 +84,45 @@ public actor SQLitePaymentLedger: PaymentLedger {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         self.encoder = encoder
-        db = try Self.openLedger(path: url.path, busyTimeout: busyTimeout, counter: counter)
+        db = try Self.openLedger(path: url.path, busyTimeout: busyTimeout, counter: counter, batchRows: batchRows)
     }
 
-    /// Closes the file (the last connection checkpoints the WAL into the file and removes it). Later calls throw
-    /// ``PaymentError/Code/ledgerUnavailable``. Closing is optional: the file is closed when the ledger is released.
+    /// Closes the file. Commits not yet synced (intermediate states, results the vendor keeps) are synced first,
+    /// one sync of the WAL, so that a closed ledger is wholly on disk; otherwise closing syncs nothing. The WAL is
+    /// not checkpointed: it stays beside the file with its index (`-wal`, `-shm`) and the next opening replays it.
+    /// Later calls throw ``PaymentError/Code/ledgerUnavailable``. Closing is optional: the file is closed when the
+    /// ledger is released (without that last sync).
     public func close() {
         db.close()
     }
 
+    /// Copies everything in the WAL into the database file and empties the WAL, so that the file alone holds the
+    /// whole ledger (before copying it elsewhere, or at a quiet moment). Costs two syncs (the WAL, then the file)
+    /// and one more at the next commit (the new log's header); waits up to the busy timeout for readers in other
+    /// connections.
+    /// - Throws: ``PaymentError/Code/ledgerUnavailable`` if SQLite fails or a reader kept part of the WAL busy.
+    public func checkpoint() throws {
+        try guarded("checkpoint its WAL") {
+            let (frames, checkpointed) = try db.checkpoint(mode: SQLITE_CHECKPOINT_TRUNCATE)
+            guard checkpointed == frames else {
+                throw SQLiteError(extendedCode: SQLITE_BUSY, message: "a reader kept \(frames - checkpointed) frames")
+            }
+        }
+    }
+
     /// How many times this ledger has asked the operating system to sync one of its files to disk since it was
     /// opened (`fsync`/`fdatasync`, counted in SQLite's VFS): durable commits, checkpoints (two each: the WAL, then
-    /// the database file), the header of a WAL that starts over, and the opening migration of a new file.
+    /// the database file), the header of a WAL that starts over, the creation of a new file, and closing's sync of
+    /// unsynced commits. (The operating system's `strace` also shows the directory synced after a new `-wal` or
+    /// `-journal` file is created: SQLite does it inside the file's first sync, counted once here.)
     public nonisolated var durableSyncCount: Int { syncCounter.counts.total }
 
     /// ``durableSyncCount`` by file.
     package nonisolated var syncCounts: SQLiteSyncCounts { syncCounter.counts }
+
+    /// Bytes this ledger's connection has written into the WAL since it was opened (the benchmark's pages per
+    /// payment, which set how often a checkpoint comes).
+    package nonisolated var walBytesWritten: Int { syncCounter.walBytesWritten }
 
     // MARK: Sessions
 
@@ -176,9 +201,9 @@ public actor SQLitePaymentLedger: PaymentLedger {
 
     /// Applies several changes in one transaction: all are recorded or none is. Changes to the same reference apply
     /// in order. Durable if any change requires it. Returns the sessions after each change, without their history
-    /// (read them with ``session(reference:scope:includingHistory:)`` when needed). A batch of transitions of
-    /// distinct payments (forwarding results) is applied with set-based statements, whatever its size; other
-    /// batches change row by row.
+    /// (read them with ``session(reference:scope:includingHistory:)`` when needed). A batch of changes of distinct
+    /// payments (forwarding results, captures, what recovery learns), none starting a new payment attempt, is applied
+    /// with a fixed number of set-based statements whatever its size; other batches change row by row.
     /// - Throws: as ``record(_:scope:)``; nothing is written if any change fails.
     public func record(_ changes: [SessionChange], scope: LedgerScope) throws -> [PaymentSession] {
         guard !changes.isEmpty else { return [] }
@@ -198,19 +223,20 @@ public actor SQLitePaymentLedger: PaymentLedger {
         }
     }
 
-    /// The sessions with these references, without history or refunds, in one read transaction.
+    /// The sessions with these references, without history or refunds, read by one statement (the references
+    /// shown to it as the rows of the connection's batch table).
     public func sessions(references: [String], scope: LedgerScope) throws -> [String: PaymentSession] {
         guard !references.isEmpty else { return [:] }
         return try guarded("read \(references.count) sessions") {
-            try db.readTransaction {
-                var found: [String: PaymentSession] = [:]
-                for reference in references {
-                    if let (_, session) = try loadSession(reference: reference, scope: scope, history: false) {
-                        found[reference] = session
-                    }
-                }
-                return found
+            batchRows.show(references: references)
+            defer { batchRows.clear() }
+            var found: [String: PaymentSession] = [:]
+            found.reserveCapacity(references.count)
+            try db.query(BatchSQL.selectSessions, [.text(scope.merchantID), .text(scope.locationID)]) { row in
+                let reference = references[Int(row.integer(Int32(LedgerSQL.sessionColumnCount)))]
+                found[reference] = try decodeSession(row, scope: scope, reference: reference).1
             }
+            return found
         }
     }
 

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(SQLite3)
-import SQLite3
-#else
 import CSQLite
-#endif
 
 /// How many times a connection asked the operating system to sync a file to disk (`fsync`/`fdatasync`), by file.
 package struct SQLiteSyncCounts: Hashable, Sendable {
@@ -47,6 +43,7 @@ enum SQLiteFileOperation: Sendable {
 package final class SQLiteSyncCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = SQLiteSyncCounts()
+    private var walBytes = 0
     private var operations: [SQLiteFileOperation]?
 
     /// A counter; with `recordingOperations`, a recorder of every write-level operation too.
@@ -59,6 +56,19 @@ package final class SQLiteSyncCounter: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return value
+    }
+
+    /// Bytes written into the write-ahead log so far (frames and headers): how fast it grows toward a checkpoint.
+    package var walBytesWritten: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return walBytes
+    }
+
+    fileprivate func recordWALWrite(bytes: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        walBytes += bytes
     }
 
     /// Whether write-level operations are recorded.
@@ -304,6 +314,7 @@ private let shimIOMethods = ShimIOMethodTables(tables: (1...3).map { version in
         return f.pointee.pMethods.pointee.xRead(f, buffer, amount, offset)
     }
     m.xWrite = { file, buffer, amount, offset in
+        if openFlags(of: file) & SQLITE_OPEN_WAL != 0 { counter(of: file).recordWALWrite(bytes: Int(amount)) }
         if let path = recordedPath(of: file), let buffer {
             counter(of: file).record(.write(path: path, offset: offset, bytes: Data(bytes: buffer, count: Int(amount))))
         }

@@ -1,15 +1,14 @@
 import Foundation
-#if canImport(SQLite3)
-import SQLite3
-#else
 import CSQLite
-#endif
 
 // The values that cross Tender's thin wrapper of the SQLite C API (``SQLiteDatabase``): errors, bound parameters and
 // result rows. Private to Tender.
 
 /// SQLite's "copy the bytes now" destructor, not imported into Swift as a macro.
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// SQLite's "the bytes stay where they are" destructor (a null pointer).
+let sqliteStatic: sqlite3_destructor_type? = nil
 
 /// An error reported by SQLite: its extended result code and message.
 struct SQLiteError: Error, CustomStringConvertible {

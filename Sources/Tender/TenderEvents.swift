@@ -86,7 +86,8 @@ final class EventHub: Sendable {
     }
 
     func send(_ event: TenderEvent) {
-        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(event) }
+        let continuations = subscribers.withLock { $0.isEmpty ? [] : Array($0.values) }
+        for continuation in continuations { continuation.yield(event) }
     }
 
     func finish() {

@@ -47,7 +47,7 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
         }
     }
 
-    @Test("a batch is durable if any of its changes is; every refund insert and change is durable")
+    @Test("a batch is durable if any of its changes is; a refund is durable until the processor's id of it is")
     func batchesAndRefunds() async throws {
         try await withTemporaryDirectory { directory in
             let ledger = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
@@ -67,23 +67,93 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
             #expect(try await syncs(of: ledger) {
                 _ = try await ledger.recordRefund(RefundChange(refundID: "c/refund-1", expectedStatus: .pending,
                                                                newStatus: .succeeded, at: at(4)), scope: shop)
-            } == walSyncs(1))
+            } == walSyncs(1), "an answer without the processor's id: durable")
+            // Square's way: the first answer is pending with the refund's id (durable: recovery looks it up by it),
+            // the settlement comes later (committed, synced with the next durable commit).
+            try await ledger.insertRefund(RefundRecord(id: "c/refund-2", reference: "c", number: 2, amount: usd(100),
+                                                       createdAt: at(5)), scope: shop)
+            let refund = { (from: RefundStatus, to: RefundStatus, id: String?) in
+                RefundChange(refundID: "c/refund-2", expectedStatus: from, newStatus: to, at: at(6), processorRefundID: id)
+            }
+            #expect(try await syncs(of: ledger) {
+                _ = try await ledger.recordRefund(refund(.pending, .pending, "re_2"), scope: shop)
+            } == walSyncs(1), "the processor's id, first learned: durable")
+            #expect(try await syncs(of: ledger) {
+                _ = try await ledger.recordRefund(refund(.pending, .pending, "re_2"), scope: shop)
+                _ = try await ledger.recordRefund(refund(.pending, .succeeded, nil), scope: shop)
+            } == walSyncs(0), "what happens to a refund whose id is on disk is asked of the processor again")
+            #expect(try await ledger.refunds(reference: "c", scope: shop).map(\.status) == [.succeeded, .succeeded])
+            #expect(await syncs(of: ledger) { await ledger.close() } == walSyncs(1), "closing syncs the settlement")
         }
     }
 
-    @Test("checkpoints are counted: the first commit into a new WAL syncs its header, closing syncs the WAL and the file")
+    @Test("closing keeps the WAL and syncs nothing after a durable commit; opening syncs it once; commits append")
+    func closingKeepsTheWAL() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("ledger.sqlite")
+            let first = try SQLitePaymentLedger(url: url)
+            try await first.insert(newSession("A", usd(1)))
+            #expect(await syncs(of: first) { await first.close() } == SQLiteSyncCounts(), "no checkpoint on close")
+            let wal = try fileBytes(url.path + "-wal")
+            #expect(wal.count > 32, "the WAL stays beside the file, with A's frames")
+
+            let second = try SQLitePaymentLedger(url: url)
+            #expect(second.syncCounts == walSyncs(1), "opening syncs the WAL it opened (and its directory)")
+            #expect(try fileBytes(url.path + "-wal") == wal, "opening writes nothing")
+            #expect(try await second.session(reference: "A", scope: shop)?.state == .created)
+            #expect(try await syncs(of: second) { try await second.insert(newSession("B", usd(1))) } == walSyncs(1),
+                    "appended to the kept WAL: no new header to sync")
+            _ = try await second.record(change("B", .created, .collecting, 1), scope: shop)
+            #expect(await syncs(of: second) { await second.close() } == walSyncs(1),
+                    "closing syncs the commit not yet synced, and nothing else")
+
+            let third = try SQLitePaymentLedger(url: url)
+            #expect(try await third.session(reference: "B", scope: shop)?.transitions.map(\.to) == [.created, .collecting])
+            #expect(try await third.allSessions(scope: shop).count == 2)
+        }
+    }
+
+    @Test("a checkpoint costs two syncs (the WAL, the file) and the new log's header one more, at the next commit")
     func checkpointsAreCounted() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
-            try await makeLedgerFile(url, count: 3)
             let ledger = try SQLitePaymentLedger(url: url)
-            #expect(ledger.syncCounts == SQLiteSyncCounts(), "opening an existing ledger writes nothing")
-            #expect(try await syncs(of: ledger) { try await ledger.insert(newSession("A", usd(1))) } == walSyncs(2))
-            #expect(try await syncs(of: ledger) { try await ledger.insert(newSession("B", usd(1))) } == walSyncs(1))
-            var closing = SQLiteSyncCounts()
-            closing.wal = 1
-            closing.database = 1
-            #expect(await syncs(of: ledger) { await ledger.close() } == closing)
+            try await ledger.insert(newSession("A", usd(1)))
+            var checkpointing = walSyncs(1)
+            checkpointing.database = 1
+            #expect(try await syncs(of: ledger) { try await ledger.checkpoint() } == checkpointing)
+            #expect(LedgerFile.size(url.path + "-wal") == 0, "the file alone holds the ledger")
+            #expect(try await syncs(of: ledger) { try await ledger.insert(newSession("B", usd(1))) } == walSyncs(2))
+            #expect(try await syncs(of: ledger) { try await ledger.insert(newSession("C", usd(1))) } == walSyncs(1))
+        }
+    }
+
+    @Test("opening a ledger whose WAL grew past 4 MiB checkpoints it there: three syncs, none left for the next payment")
+    func openingCheckpointsALargeWAL() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("ledger.sqlite")
+            let first = try SQLitePaymentLedger(url: url)
+            try await first.insertBatch((0..<300).map { newSession("s-\($0)", usd(Int64(100 + $0))) })
+            for index in 0..<300 {
+                _ = try await first.record(change("s-\(index)", .created, .collecting, 1), scope: shop)
+                _ = try await first.record(change("s-\(index)", .collecting, .processing, 2), scope: shop)
+            }
+            let expected = try await everything(in: first, scope: shop)
+            await first.close()
+            let grown = try #require(LedgerFile.size(url.path + "-wal"))
+            try #require(grown > SQLitePaymentLedger.walBytesCheckpointedAtOpening)
+
+            let second = try SQLitePaymentLedger(url: url)
+            var opening = walSyncs(2)  // the checkpoint's sync of the WAL, then the new log's header
+            opening.database = 1
+            #expect(second.syncCounts == opening)
+            #expect(try await syncs(of: second) { try await second.insert(newSession("next", usd(1))) } == walSyncs(1))
+            #expect(try #require(LedgerFile.size(url.path + "-wal")) <= SQLitePaymentLedger.walBytesCheckpointedAtOpening,
+                    "the restarted WAL is truncated back")
+            var after = try await everything(in: second, scope: shop)
+            after["next"] = nil
+            #expect(after == expected)
+            #expect(expected.count == 300)
         }
     }
 
@@ -130,19 +200,35 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
         return synced
     }
 
-    @Test("after a power loss every durable commit is there, with every unsynced commit before it")
+    @Test("after a power loss every durable commit is there, with every unsynced commit before it, across a close")
     func powerLossKeepsDurableCommitsAndWhatPrecedesThem() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
-            try await makeLedgerFile(url, count: 2)  // closed: synced, no WAL
+            try await makeLedgerFile(url, count: 2)  // closed and checkpointed: synced, its WAL empty
             let initial = try fileBytes(url)
             let counter = SQLiteSyncCounter(recordingOperations: true)
+            let forwarded = { (reference: String) in
+                SessionChange(reference: reference, expectedState: .storedOffline, newState: .forwarded, at: at(9),
+                              processorPaymentID: "pi_\(reference)")
+            }
+            // The first life of the ledger, closed without a checkpoint.
             let ledger = try SQLitePaymentLedger(url: url, counter: counter)
             try await ledger.insert(newSession("A", usd(100)))                                    // synced
             _ = try await ledger.record(change("A", .created, .collecting, 1), scope: shop)       // not synced
             _ = try await ledger.record(change("A", .collecting, .processing, 2), scope: shop)    // not synced
             try await ledger.insert(newSession("B", usd(200)))                                    // synced: A's too
             _ = try await ledger.record(change("B", .created, .collecting, 3), scope: shop)       // not synced
+            try await ledger.insert(storedSession("S1", usd(300), scope: shop, storedAt: at(4)))   // synced
+            #expect(!forwarded("S1").requiresDurableSync, "the vendor keeps a forwarded payment")
+            _ = try await ledger.record(forwarded("S1"), scope: shop)                             // not synced
+            await ledger.close()                                                                  // syncs B's, S1's
+            // The second life: the WAL replayed, appended to.
+            let reopened = try SQLitePaymentLedger(url: url, counter: counter)
+            try await reopened.insert(newSession("C", usd(400)))                                  // synced
+            try await reopened.insert(storedSession("S2", usd(500), scope: shop, storedAt: at(5))) // synced
+            _ = try await reopened.record(forwarded("S2"), scope: shop)                           // not synced: lost
+            _ = try await reopened.record(change("C", .created, .collecting, 6), scope: shop)     // not synced: lost
+
             let operations = counter.recordedOperations
             #expect(operations.contains { if case .sync = $0 { true } else { false } })
             let paths = Set(operations.map { operation -> String in
@@ -159,14 +245,26 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
             try #require(image[databasePath]).write(to: lost)
             try #require(image[databasePath + "-wal"]).write(to: URL(fileURLWithPath: lost.path + "-wal"))
             #expect(try fileBytes(lost.path + "-wal").count < (try fileBytes(url.path + "-wal")).count,
-                    "the last commit's frames are lost")
+                    "the last commits' frames are lost")
 
             let recovered = try SQLitePaymentLedger(url: lost)
             let a = try #require(try await recovered.session(reference: "A", scope: shop))
             #expect(a.transitions.map(\.to) == [.created, .collecting, .processing])
             let b = try #require(try await recovered.session(reference: "B", scope: shop))
-            #expect(b.state == .created, "B's unsynced change after the last durable commit is lost")
-            #expect(try await recovered.allSessions(scope: shop).count == 4)
+            #expect(b.state == .collecting, "closing synced B's change")
+            #expect(try await recovered.session(reference: "S1", scope: shop)?.state == .forwarded)
+            #expect(try await recovered.session(reference: "C", scope: shop)?.state == .created,
+                    "C's unsynced change after the last durable commit is lost")
+            // The forwarding result lost to the power loss: the payment is still stored, and counted as stored, so
+            // the next reconciliation finds it and records the vendor's result again.
+            let s2 = try #require(try await recovered.session(reference: "S2", scope: shop))
+            #expect(s2.state == .storedOffline && s2.processorPaymentID == nil)
+            #expect(try await recovered.storedSummary(scope: shop).count == 1)
+            #expect(try await recovered.sessions(in: [.storedOffline], scope: shop).map(\.reference) == ["S2"])
+            let again = try await recovered.record([forwarded("S2")], scope: shop)
+            #expect(again.map(\.state) == [.forwarded] && again.first?.processorPaymentID == "pi_S2")
+            #expect(try await recovered.storedSummary(scope: shop) == StoredPaymentSummary())
+            #expect(try await recovered.allSessions(scope: shop).count == 7)
         }
     }
 }

@@ -40,13 +40,14 @@ struct SQLitePaymentLedgerFileTests: SQLiteLedgerFixtures {
     @Test("a ledger with a corrupted page is refused by quick_check and left untouched")
     func refusesCorruptLedger() async throws {
         try await withTemporaryDirectory { directory in
-            let url = directory.appendingPathComponent("ledger.sqlite")
-            try await makeLedgerFile(url, count: 500)
-            var bytes = try fileBytes(url)
+            let original = directory.appendingPathComponent("ledger.sqlite")
+            try await makeLedgerFile(original, count: 500)
+            var bytes = try fileBytes(original)
             let pageSize = 4096
             let victim = (bytes.count / pageSize / 2) * pageSize
             var generator = SeededGenerator(seed: 7)
             for offset in victim..<(victim + pageSize) { bytes[offset] = UInt8.random(in: 0...255, using: &generator) }
+            let url = directory.appendingPathComponent("corrupt.sqlite")
             try bytes.write(to: url)
             let error = try expectRefusal(url)
             #expect(error.message.contains("corrupt"), "\(error.message)")

@@ -49,7 +49,7 @@ struct SQLitePaymentLedgerMigrationTests: SQLiteLedgerFixtures {
 
             let probe = try SQLiteDatabase(path: url.path, mode: .readOnly)
             defer { probe.close() }
-            #expect(try probe.scalarInteger("PRAGMA user_version") == 3)
+            #expect(try probe.scalarInteger("PRAGMA user_version") == Int64(SQLitePaymentLedger.schemaVersion))
             #expect(try permissions(url.path) == 0o600)
         }
     }
@@ -111,7 +111,7 @@ struct SQLitePaymentLedgerMigrationTests: SQLiteLedgerFixtures {
         try raw.execute("INSERT INTO scopes VALUES (?, ?)", [.text(shop.merchantID), .text(shop.locationID)])
     }
 
-    @Test("a version-2 file is migrated to version 3 with nothing lost, and takes refunds")
+    @Test("a version-2 file is migrated to the current version with nothing lost, finds its ids, and takes refunds")
     func migratesFromVersion2() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("v2.sqlite")
@@ -138,6 +138,16 @@ struct SQLitePaymentLedgerMigrationTests: SQLiteLedgerFixtures {
             #expect(declined.lastError == declineAfterForwarding)
             #expect(declined.transitions.last?.error == declineAfterForwarding)
             #expect(declined.transitions.map(\.from) == [nil, .created, .processing, .storedOffline])
+            // Version 4's indexes of the ids' last characters find the payments by their ids, in their scope only.
+            #expect(try await ledger.session(localID: "loc_3", processorPaymentID: nil, scope: shop)?.reference == "declined")
+            #expect(try await ledger.session(localID: "nope", processorPaymentID: "pi_1", scope: shop)?.reference == "online")
+            #expect(try await ledger.session(localID: nil, processorPaymentID: "pi_1", scope: otherShop) == nil)
+            #expect(try await ledger.session(localID: "oc_2", processorPaymentID: "i_3", scope: shop) == nil)
+            let plans = try await ledger.explain([LedgerSQL.selectReferenceByLocalID, LedgerSQL.selectReferenceByProcessorID],
+                                                 [.text(shop.merchantID), .text(shop.locationID), .text("pi_1")])
+            #expect(plans.contains { $0.contains("sessions_by_local_id_tail") }, "\(plans)")
+            #expect(plans.contains { $0.contains("sessions_by_processor_id_tail") })
+            #expect(!plans.contains { $0.hasPrefix("SCAN") }, "\(plans)")
             #expect(try await ledger.storedSummary(scope: shop)
                     == StoredPaymentSummary(count: 1, amounts: [.usd: 1001], oldestStoredAt: at(30)))
 
@@ -157,7 +167,7 @@ struct SQLitePaymentLedgerMigrationTests: SQLiteLedgerFixtures {
 
             let probe = try SQLiteDatabase(path: url.path, mode: .readOnly)
             defer { probe.close() }
-            #expect(try probe.scalarInteger("PRAGMA user_version") == 3)
+            #expect(try probe.scalarInteger("PRAGMA user_version") == Int64(SQLitePaymentLedger.schemaVersion))
             #expect(try probe.scalarInteger("SELECT COUNT(*) FROM transitions") == 11)
             #expect(try probe.scalarInteger("SELECT COUNT(*) FROM refund_history") == 1)
         }

@@ -113,10 +113,12 @@ extension SQLiteLedgerFixtures {
         }
     }
 
-    /// Builds a closed ledger file holding `count` sessions.
+    /// Builds a closed ledger file holding `count` sessions, checkpointed: the file alone holds them (its `-wal` is
+    /// empty).
     func makeLedgerFile(_ url: URL, count: Int) async throws {
         let ledger = try SQLitePaymentLedger(url: url)
         try await ledger.insertBatch((0..<count).map { newSession("order-\($0)", usd(Int64(100 + $0)), at: at(Double($0))) })
+        try await ledger.checkpoint()
         await ledger.close()
     }
 

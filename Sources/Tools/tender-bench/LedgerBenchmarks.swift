@@ -115,6 +115,7 @@ struct LedgerBenchmarks {
                 inserted += n
             }
             try await ledger.insertBatch(fixtureSessions(midFlight, state: .processing, scope: scope, prefix: "mid", clock: clock))
+            try await ledger.checkpoint()  // the file alone holds the ledger: each trial copies just the file
             await ledger.close()
         }
         let copy = path("recovery.sqlite")
@@ -145,112 +146,5 @@ struct LedgerBenchmarks {
                 guard resolved == count / 100 else { throw BenchError("recovered \(resolved) of \(count / 100)") }
                 return time
             })
-    }
-
-    /// What a forwarding trial compares the ledger with.
-    enum ForwardingBaseline {
-        /// `count` UPDATEs of a three-column table (reference, state, processor id) in one transaction.
-        case minimalTable
-        /// The same writes by hand on the ledger's own schema: per result, one UPDATE of its session row (with the
-        /// expected state as a condition) and one INSERT of its history row, in one transaction.
-        case sameWrites
-    }
-
-    /// Applying `count` forwarding results as one batch against a baseline doing `count` raw writes in one
-    /// transaction (both synced once). `throughFacade` measures `PaymentTerminal.applyForwardingResults` (the
-    /// facade's reads of the sessions and of the queue included); otherwise the ledger's `record(_:scope:)` of the
-    /// changes the facade builds. Each trial forwards payments stored for it (inserted untimed, on both sides).
-    func forwarding(count: Int, throughFacade: Bool, baseline: ForwardingBaseline) async throws -> RatioResult {
-        let name = throughFacade ? "forwarding-facade" : baseline == .sameWrites ? "forwarding-same" : "forwarding"
-        let ledger = try SQLitePaymentLedger(url: path("\(name).sqlite"))
-        let terminal = PaymentTerminal(processor: InMemoryPaymentProcessor(), ledger: ledger, scope: scope)
-        let rawURL = path("raw-\(name).sqlite")
-        // The same-writes baseline works on a ledger file (its schema), filled by a ledger and written by hand.
-        let rawFiller = baseline == .sameWrites ? try SQLitePaymentLedger(url: rawURL) : nil
-        let raw = try RawSQLite(path: rawURL.path)
-        let setup: [String], writes: [String]
-        switch baseline {
-        case .minimalTable:
-            setup = ["CREATE TABLE payments (reference TEXT PRIMARY KEY, state TEXT NOT NULL, processor_id TEXT)"]
-            writes = ["UPDATE payments SET state = 'forwarded', processor_id = ? WHERE reference = ?"]
-        case .sameWrites:
-            setup = []
-            writes = ["""
-                UPDATE sessions SET state = 'forwarded', route = 'offline', processor_payment_id = ?, updated_at = ?,
-                    stored_since = NULL
-                WHERE merchant_id = ? AND location_id = ? AND reference = ? AND state = 'storedOffline'
-                """, """
-                INSERT INTO transitions (session_id, from_state, to_state, at, error, attempt, note)
-                VALUES ((SELECT id FROM sessions WHERE merchant_id = ? AND location_id = ? AND reference = ?),
-                        'storedOffline', 'forwarded', ?, NULL, 1, NULL)
-                """]
-        }
-        for sql in setup { try raw.exec(sql) }
-        let insertMinimal = baseline == .minimalTable ? try raw.prepare("INSERT INTO payments VALUES (?, 'storedOffline', NULL)") : nil
-        let statements = try writes.map { try raw.prepare($0) }
-        defer {
-            insertMinimal.map(RawSQLite.finalize)
-            statements.forEach(RawSQLite.finalize)
-        }
-        let time = 1_767_225_600.0
-        var trial = 0
-        var rawTrial = 0
-        let figure = throughFacade ? "forwarding_facade_ratio"
-            : baseline == .sameWrites ? "forwarding_same_writes_ratio" : "forwarding_ratio"
-        let result = try await Interleaved(minTrials: quick ? 3 : 10, maxTrials: quick ? 6 : 200,
-                                           timeCap: quick ? 2 : 30).measure(
-            figure, target: !throughFacade && baseline == .minimalTable ? 2 : nil,
-            detail: { String(format: "%.1f ms vs %.1f ms for %d results", $0 * 1e3, $1 * 1e3, count) },
-            baseline: {
-                defer { rawTrial += 1 }
-                let prefix = "r\(rawTrial)"
-                if let insertMinimal {
-                    try raw.exec("BEGIN")
-                    for index in 0..<count { try raw.run(insertMinimal, ["\(prefix)-\(index)"]) }
-                    try raw.exec("COMMIT")
-                } else {
-                    try await rawFiller?.insertBatch(fixtureSessions(count, state: .storedOffline, scope: scope,
-                                                                     prefix: prefix, clock: clock))
-                }
-                return try await timed {
-                    try raw.exec("BEGIN")
-                    for index in 0..<count {
-                        let reference = "\(prefix)-\(index)"
-                        if baseline == .minimalTable {
-                            try raw.run(statements[0], ["pi_\(index)", reference])
-                        } else {
-                            try raw.run(statements[0], ["pi_\(index)", time, scope.merchantID, scope.locationID, reference])
-                            try raw.run(statements[1], [scope.merchantID, scope.locationID, reference, time])
-                        }
-                    }
-                    try raw.exec("COMMIT")
-                }
-            },
-            subject: {
-                defer { trial += 1 }
-                let prefix = "f\(trial)"
-                try await ledger.insertBatch(fixtureSessions(count, state: .storedOffline, scope: scope, prefix: prefix,
-                                                             clock: clock))
-                var changed = 0
-                let time: Double
-                if throughFacade {
-                    let updates = (0..<count).map {
-                        ProcessorPaymentUpdate(reference: "\(prefix)-\($0)", state: .forwarded, route: .offline,
-                                               processorPaymentID: "pi_\($0)")
-                    }
-                    time = try await timed { changed = try await terminal.applyForwardingResults(updates).count }
-                } else {
-                    let changes = (0..<count).map {
-                        SessionChange(reference: "\(prefix)-\($0)", expectedState: .storedOffline, newState: .forwarded,
-                                      at: clock.now(), route: .offline, processorPaymentID: "pi_\($0)")
-                    }
-                    time = try await timed { changed = try await ledger.record(changes, scope: scope).count }
-                }
-                guard changed == count else { throw BenchError("forwarded \(changed) of \(count)") }
-                return time
-            })
-        await ledger.close()
-        await rawFiller?.close()
-        return result
     }
 }

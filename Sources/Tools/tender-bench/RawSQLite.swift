@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(SQLite3)
-import SQLite3
-#else
 import CSQLite
-#endif
 
 /// The baseline: plain SQLite through its C API, in WAL mode like the ledger, on the same disk, with the durability
 /// the compared ledger operation has: `synchronous=FULL` (every commit syncs the WAL) or `NORMAL` (it does not).

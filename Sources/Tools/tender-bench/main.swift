@@ -39,11 +39,14 @@ defer { try? FileManager.default.removeItem(at: directory) }
 
 func progress(_ text: String) { if !json { FileHandle.standardError.write(Data("… \(text)\n".utf8)) } }
 
-progress("a day of payments through the facade and the SQLite ledger, counting syncs")
+progress("days of payments through the facade and the SQLite ledger, counting syncs")
 let day = try await SyncDay(directory: directory).run()
 if syncsOnly {
-    print("syncs counted in SQLite's VFS: \(day.syncs) during the day (\(day.payments) payments), "
-          + "\(day.preparationSyncs) preparing the previous day's ledger, \(day.syncs + day.preparationSyncs) in all")
+    print("syncs counted in SQLite's VFS over \(day.days) days: \(day.syncs) during the payments "
+          + "(\(day.payments): \(day.sales) sales, \(day.refunds) refunds), \(day.creationSyncs) creating the file, "
+          + "\(day.openingSyncs) opening it each day, \(day.closingSyncs) closing it each day: "
+          + "\(day.allSyncs) in all; strace also sees \(day.directorySyncs) directory syncs, "
+          + "\(day.allSyncs + day.directorySyncs) expected")
     for phase in day.phases { print("  \(phase.name): \(phase.operations) operations, \(phase.syncs) syncs") }
     try? FileManager.default.removeItem(at: directory)  // exit() skips the deferred removal
     exit(0)
@@ -75,11 +78,14 @@ if runs("recovery_ratio") {
     progress("recovery of \(large) sessions, 1% mid-flight, vs a raw read")
     report.ratios.append(try await ledgers.recovery(count: large))
 }
-if runs("forwarding_ratio", "forwarding_same_writes_ratio", "forwarding_facade_ratio") {
-    progress("1,000 forwarding results: the ledger's batch vs raw updates, vs the same writes by hand, and the facade")
-    report.ratios.append(try await ledgers.forwarding(count: 1_000, throughFacade: false, baseline: .minimalTable))
-    report.ratios.append(try await ledgers.forwarding(count: 1_000, throughFacade: false, baseline: .sameWrites))
-    report.ratios.append(try await ledgers.forwarding(count: 1_000, throughFacade: true, baseline: .minimalTable))
+if runs("forwarding_ratio", "forwarding_unsynced_ratio", "forwarding_same_writes_ratio", "forwarding_facade_ratio") {
+    progress("1,000 forwarding results: the ledger's batch vs raw updates (synced, not synced), vs the same writes by "
+             + "hand, and the facade")
+    let forwarding = ForwardingBenchmark(directory: directory, quick: quick)
+    report.ratios.append(try await forwarding.measure(throughFacade: false, baseline: .minimalTable(synced: true)))
+    report.ratios.append(try await forwarding.measure(throughFacade: false, baseline: .minimalTable(synced: false)))
+    report.ratios.append(try await forwarding.measure(throughFacade: false, baseline: .sameWrites))
+    report.ratios.append(try await forwarding.measure(throughFacade: true, baseline: .minimalTable(synced: true)))
 }
 
 if json { try report.printJSON() } else { report.printTable() }

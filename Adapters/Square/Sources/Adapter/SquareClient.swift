@@ -4,7 +4,8 @@ import Foundation
 /// with Square's names and labels as Swift code calls them (`reference/sdk-surface/square-mobile-payments-ios.json`;
 /// where Swift imports an Objective-C selector differently from the DocC, the imported spelling, as in the
 /// `SquareMobilePaymentsSurface` mirror: `authorize(withAccessToken:…)`, `getIdempotencyKey(withPaymentAttemptId:)`).
-/// On iOS a bridge makes the real SDK conform; on Linux and in tests ``SquareSimulator`` does.
+/// On iOS the bridge makes the real SDK conform (`SquareMobilePaymentsBridge`, product `TenderSquareMobilePayments`,
+/// behind the package trait `SquareMobilePaymentsSDK`); on Linux and in tests ``SquareSimulator`` does.
 ///
 /// What a bridge does, and the differences from the SDK that remain (each member documents its own):
 /// - **Threads.** Square requires every call on the main thread. Every member here is `async` (getters too), so
@@ -223,9 +224,10 @@ extension Square {
 
     /// The device's connectivity, which Square's SDK does not expose (it "regularly checks for network
     /// connectivity and a connection to Square servers" internally). Not a Square type. The iOS bridge implements
-    /// it with `NWPathMonitor` (Network framework): ``isConnected`` is a satisfied path, and ``lastConnectedAt`` is
-    /// the last time a request to Square succeeded or, lacking that, the path was last satisfied, kept across
-    /// launches in the app's defaults. The simulator answers with its own model of the SDK's view.
+    /// it with `NWPathMonitor` (Network framework, `SquareNetworkMonitor`): ``isConnected`` is a satisfied path, and
+    /// ``lastConnectedAt`` is the later of the last moment the path was satisfied and the last request the bridge saw
+    /// Square answer, kept across launches in the app's defaults (a proxy: the SDK's own contacts with Square are not
+    /// visible to the app). The simulator answers with its own model of the SDK's view.
     public protocol NetworkMonitor: Sendable {
         /// Whether the device can reach Square now.
         var isConnected: Bool { get async }

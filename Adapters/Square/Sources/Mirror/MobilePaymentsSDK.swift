@@ -5,12 +5,12 @@ import Foundation
 //
 // One module stands for both of the SDK's modules: `SquareMobilePaymentsSDK` (the binary framework apps import, home
 // of `MobilePaymentsSDK`) re-exports `MobilePaymentsSDKAPI` (the protocols, classes and enums). Bridge code therefore
-// writes
+// writes (compile conditions, not `canImport`, which can see this module from a target that does not depend on it)
 //
-//     #if canImport(SquareMobilePaymentsSDK)
-//     import SquareMobilePaymentsSDK
-//     #else
+//     #if TENDER_SURFACE_MIRROR            // defined by the target that compiles the bridge over this mirror
 //     import SquareMobilePaymentsSurface
+//     #elseif SquareMobilePaymentsSDK      // the package trait that links Square's SDK
+//     import SquareMobilePaymentsSDK
 //     #endif
 //
 // and uses the same names either way. Where Square qualifies a name with `MobilePaymentsSDKAPI.`, use the bare name.

@@ -41,10 +41,11 @@ import Foundation
 ///    optional callbacks too: unimplemented ones do nothing), errors as the mirrored error enums so that
 ///    `(error as NSError).code` is the raw value, completion handlers exactly once.
 /// 4. Install it before the code under test first touches `MobilePaymentsSDK`, and uninstall it afterwards. The slot
-///    is process-global: tests that install backends must not run in parallel with each other.
+///    is process-global: tests that install backends must not run in parallel with each other (hold
+///    ``SurfaceBackendLease`` while installed; every test target of the package shares the process).
 ///
 /// ```swift
-/// SurfaceBackendSlot.install(SimulatorSurfaceBackend(simulator: simulator))   // a later stage's type
+/// SurfaceBackendSlot.install(SimulatorSurfaceBackend(simulator: simulator, clock: clock))  // Mirror/Backend
 /// defer { SurfaceBackendSlot.uninstall() }
 /// MobilePaymentsSDK.initialize(squareApplicationID: "sandbox-sq0idb-…")
 /// let sdk = MobilePaymentsSDK.shared                                           // the backend's SDKManager

@@ -19,6 +19,7 @@ extension SquareSimulator {
             case .networkReconnection: if was != .online { noteOnline() }
             }
         }
+        announceInputMethods()
         guard was != now else { return }
         for observer in networkObservers { observer.networkDidChange(isConnected: now == .online) }
     }

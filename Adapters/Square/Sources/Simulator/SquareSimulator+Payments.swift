@@ -44,10 +44,24 @@ extension SquareSimulator {
     /// The ready readers' input methods; swipe is not available offline.
     public var availableCardInputMethods: Square.CardInputMethods {
         enforceOfflineLimits()
+        return inputMethodsNow
+    }
+
+    /// The ready readers' input methods now, without applying the offline rules first.
+    var inputMethodsNow: Square.CardInputMethods {
         var methods = store.readers.filter { $0.info.statusInfo.status == .ready }
             .reduce(into: Square.CardInputMethods()) { $0.formUnion($1.info.supportedInputMethods) }
         if network != .online { methods.remove(.swipe) }
         return methods
+    }
+
+    /// Tells the `AvailableCardInputMethodsObserver`s when the available methods changed (a reader got ready or
+    /// stopped, was paired or forgotten, the network went on or off).
+    func announceInputMethods() {
+        let methods = inputMethodsNow
+        guard methods != announcedInputMethods else { return }
+        announcedInputMethods = methods
+        for observer in inputMethodObservers { observer.availableCardInputMethodsDidChange(methods) }
     }
 
     /// Adds an observer of the available card input methods.

@@ -58,6 +58,7 @@ extension SquareSimulator {
                                                                      unavailableReason: .notConnectedToInternet)
         store.readers.append(SimulatedReader(info: info, hasConnectedOnline: online))
         for observer in readerObservers { observer.readerWasAdded(info) }
+        announceInputMethods()
         delegate.readerPairingDidSucceed()
         return PairingHandle()
     }
@@ -85,6 +86,7 @@ extension SquareSimulator {
         guard let index = store.readers.firstIndex(where: { $0.info.id == readerInfo.id }) else { return }
         let removed = store.readers.remove(at: index)
         for observer in readerObservers { observer.readerWasRemoved(removed.info) }
+        announceInputMethods()
     }
 
     // MARK: Test controls
@@ -167,6 +169,7 @@ extension SquareSimulator {
         body(&store.readers[index].info)
         let info = store.readers[index].info
         for observer in readerObservers { observer.readerDidChange(info, change: change) }
+        if change == .readerStatusDidChange { announceInputMethods() }
     }
 
     /// Whether a paired reader is ready.

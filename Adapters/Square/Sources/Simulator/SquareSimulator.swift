@@ -136,6 +136,8 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
     var readerObservers: [any Square.ReaderObserver] = []
     var networkObservers: [any Square.NetworkObserver] = []
     var inputMethodObservers: [any Square.AvailableCardInputMethodsObserver] = []
+    /// The card input methods the observers last heard of (none before any reader is ready).
+    var announcedInputMethods: Square.CardInputMethods = []
     /// The presentation context of the latest payment (the simulator presents nothing; tests check it arrived).
     var lastPresentation: String?
 

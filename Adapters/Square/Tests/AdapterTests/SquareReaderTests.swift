@@ -157,4 +157,29 @@ struct SquareReaderTests {
         await simulator.setNetwork(.online)
         #expect(await processor.networkStatus() == .online)
     }
+
+    @Test("AvailableCardInputMethodsObserver: told when a reader is paired, swipe goes offline, a reader stops")
+    func inputMethodObservers() async throws {
+        let simulator = SquareSimulator(sellers: TestSellers.all, seed: 1, clock: ManualClock())
+        try await simulator.authorize(withAccessToken: "tok-A", locationID: "LA1")
+        let observer = InputMethodsRecorder()
+        await simulator.add(observer)
+        await simulator.addNearbyReader()
+        _ = await simulator.startPairing(with: PairingRecorder())
+        await simulator.setNetwork(.offline)
+        await simulator.setNetwork(.offline)
+        let reader = try #require(await simulator.readers.first)
+        await simulator.setReaderStatus(reader.id, .readerUnavailable, reason: .bluetoothFailure)
+        await simulator.remove(observer)
+        await simulator.setReaderStatus(reader.id, .ready)
+        #expect(observer.changes.current == [[.chip, .contactless, .swipe], [.chip, .contactless], []])
+    }
+}
+
+/// Records `availableCardInputMethodsDidChange(_:)`.
+final class InputMethodsRecorder: Square.AvailableCardInputMethodsObserver {
+    let changes = Locked<[Square.CardInputMethods]>([])
+    func availableCardInputMethodsDidChange(_ cardInputMethods: Square.CardInputMethods) {
+        changes.withLock { $0.append(cardInputMethods) }
+    }
 }

@@ -3,8 +3,8 @@ import SquareMobilePaymentsSurface
 import Testing
 
 /// The mirror's own behaviour: what it implements (parameters, option sets, money, error bridging) and what it hands
-/// to the backend seam. Serialized: the backend slot is process-global.
-@Suite("Square surface mirror behaviour", .serialized)
+/// to the backend seam. Serialized, and each test holds the slot's lease: the backend slot is process-global.
+@Suite("Square surface mirror behaviour", .serialized, .surfaceBackendExclusive)
 struct MirrorBehaviourTests {
     /// What ``RecordingSurfaceBackend`` answers for `request`.
     private func text(_ request: SurfaceText) -> String { "text:\(request)" }

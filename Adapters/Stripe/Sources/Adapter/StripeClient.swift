@@ -1,7 +1,8 @@
 import Foundation
 
 /// The Stripe Terminal SDK's `Terminal` (`SCPTerminal`, 5.5) as the adapter uses it: on iOS the real SDK conforms
-/// through a thin bridge; on Linux and in tests ``StripeSimulator`` does.
+/// through a thin bridge (`StripeTerminalBridge`, product `TenderStripeTerminal`, package trait `StripeTerminalSDK`);
+/// on Linux and in tests ``StripeSimulator`` does.
 ///
 /// Every requirement is one SDK call (or property) under its Swift name, with the same shape: the SDK's completion
 /// blocks where the SDK returns a ``Stripe/Cancelable`` (discovery, collection, confirmation, in-person refunds), and

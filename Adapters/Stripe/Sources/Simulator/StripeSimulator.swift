@@ -79,6 +79,12 @@ public actor StripeSimulator: StripeClient {
     let tokenProvider: any Stripe.ConnectionTokenProvider
     /// Stripe's servers and the SDK's disk.
     var state: PersistedState
+    /// Lookup aids over `state.serverIntents`, never persisted: where each intent sits in the array (checked on
+    /// use, rebuilt when stale) and the earliest capture deadline of an uncaptured authorization (`nil`: not known
+    /// yet, scan once). They keep every call O(1) in the number of payments Stripe holds.
+    var serverIntentIndex: [String: Int] = [:]
+    var nextAuthorizationExpiry: Date?
+    var authorizationExpiryKnown = false
     var configuration: Stripe.SimulatorConfiguration
     var offlineMode: Stripe.SimulatedOfflineMode = .disabled
     var random: SeededGenerator
@@ -216,8 +222,9 @@ public actor StripeSimulator: StripeClient {
 
     /// The server's PaymentIntent with this id.
     public func serverIntent(stripeId: String) -> Stripe.PaymentIntent? {
-        state.serverIntents.first { $0.stripeId == stripeId }
+        serverIntentPosition(stripeId).map { state.serverIntents[$0] }
     }
+
 
     // MARK: - Delegates and credentials
 

@@ -175,12 +175,30 @@ extension StripeSimulator {
     }
 
     /// Writes an intent on Stripe's side (and in the search index, visible `searchLag` later).
+    /// Where the server intent with this id sits in `state.serverIntents`, through the index (rebuilt when stale).
+    func serverIntentPosition(_ stripeId: String) -> Int? {
+        if let index = serverIntentIndex[stripeId] {
+            if index < state.serverIntents.count, state.serverIntents[index].stripeId == stripeId { return index }
+        } else if serverIntentIndex.count == state.serverIntents.count {
+            return nil  // the index is complete: no such intent
+        }
+        serverIntentIndex = [:]
+        for (index, intent) in state.serverIntents.enumerated() {
+            if let id = intent.stripeId { serverIntentIndex[id] = index }
+        }
+        return serverIntentIndex[stripeId]
+    }
+
     func saveServerIntent(_ intent: Stripe.PaymentIntent) {
         let copy = intent.withHandle(nil)
-        if let index = state.serverIntents.firstIndex(where: { $0.stripeId == copy.stripeId }) {
+        if let id = copy.stripeId, let index = serverIntentPosition(id) {
             state.serverIntents[index] = copy
         } else {
             state.serverIntents.append(copy)
+            if let id = copy.stripeId { serverIntentIndex[id] = state.serverIntents.count - 1 }
+        }
+        if copy.status == .requiresCapture, let deadline = copy.authorizedCharge?.cardPresentDetails?.captureBefore {
+            nextAuthorizationExpiry = min(nextAuthorizationExpiry ?? deadline, deadline)
         }
         state.searchIndex.append(IndexedIntent(intent: copy, at: clock.now()))
     }
@@ -316,6 +334,14 @@ extension StripeSimulator {
     /// Seed 002: an uncaptured authorization expires after the capture window and the funds are released.
     func expireAuthorizations() {
         let now = clock.now()
+        // Nothing can have expired before the earliest known deadline (kept up to date by `saveServerIntent`).
+        if authorizationExpiryKnown, nextAuthorizationExpiry.map({ $0 > now }) ?? true { return }
+        authorizationExpiryKnown = true
+        nextAuthorizationExpiry = state.serverIntents
+            .filter { $0.status == .requiresCapture }
+            .compactMap { $0.authorizedCharge?.cardPresentDetails?.captureBefore }
+            .filter { $0 > now }
+            .min()
         for server in state.serverIntents where server.status == .requiresCapture {
             guard let deadline = server.authorizedCharge?.cardPresentDetails?.captureBefore, deadline <= now else { continue }
             var expired = server

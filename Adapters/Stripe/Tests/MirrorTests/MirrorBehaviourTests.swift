@@ -5,7 +5,7 @@ import Testing
 /// The backend seam: every behaviour reaches the installed ``SurfaceBackend``, and what the surface does itself (the
 /// imported `async` forms, the overlay's wrappers, the default implementations standing for `optional` and two-form
 /// requirements, builders' defaults) behaves as on iOS. The backend slot is process-wide, so these run one at a time.
-@Suite(.serialized) struct MirrorBehaviourTests {
+@Suite(.serialized, .exclusiveSurfaceBackend) struct MirrorBehaviourTests {
     /// Installs a fresh recording backend and initializes `Terminal.shared` over it.
     private func freshTerminal(
         _ provider: any ConnectionTokenProvider = CompletionTokenProvider()

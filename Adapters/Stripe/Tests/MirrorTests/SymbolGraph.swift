@@ -108,6 +108,9 @@ enum SymbolGraphExtractor {
         var arguments = [
             "-module-name", moduleName, "-I", modules.path, "-output-dir", output.path,
             "-minimum-access-level", "public", "-skip-synthesized-members",
+            // The module's test backend (`Backend/`) imports the simulator, hence Tender, which imports the system
+            // SQLite's module on Linux: the extractor must find its module map to load the module at all.
+            "-I", SurfaceReference.packageRoot().appendingPathComponent("Sources/CSQLite").path,
         ]
         #if os(macOS)
         // On macOS the extractor needs the SDK and a target matching the build (the package's minimum is macOS 13).

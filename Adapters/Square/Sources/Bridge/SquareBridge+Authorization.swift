@@ -1,0 +1,86 @@
+#if TENDER_SURFACE_MIRROR           // test builds: the surface mirror (checked first, so tests never need the SDK)
+import SquareMobilePaymentsSurface
+#elseif SquareMobilePaymentsSDK     // the package trait: the real SDK
+import SquareMobilePaymentsSDK      // re-exports MobilePaymentsSDKAPI, the module of the SDK's protocols and types
+#endif
+#if SquareMobilePaymentsSDK || TENDER_SURFACE_MIRROR
+import Foundation
+import TenderSquare
+
+extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
+    /// `authorize(withAccessToken:locationID:completion:)`, called on the main actor as Square requires; returns when
+    /// the completion runs, throwing its error mapped by case (``SquareBridgeErrors/authorization(_:)``). The access
+    /// token is passed to the SDK and kept nowhere.
+    public func authorize(withAccessToken accessToken: String, locationID: String)
+        async throws(Square.AuthorizationError) {
+        if let error = await authorizeOnMain(accessToken, locationID: locationID) { throw error }
+        noteSquareReached()
+    }
+
+    @MainActor
+    private func authorizeOnMain(_ accessToken: String, locationID: String) async -> Square.AuthorizationError? {
+        await withCheckedContinuation { continuation in
+            let once = SquareResumeOnce(continuation)
+            sdk.authorizationManager.authorize(withAccessToken: accessToken, locationID: locationID) { error in
+                once.resume(returning: error.map(SquareBridgeErrors.authorization))
+            }
+        }
+    }
+
+    /// `deauthorize(completion:)`, called on the main actor as Square requires; returns when the completion runs
+    /// (Square: wait for it before authorizing again).
+    public func deauthorize() async {
+        await deauthorizeOnMain()
+    }
+
+    @MainActor
+    private func deauthorizeOnMain() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = SquareResumeOnce(continuation)
+            sdk.authorizationManager.deauthorize { once.resume(returning: ()) }
+        }
+    }
+
+    /// `state`, on the main actor.
+    public var state: Square.AuthorizationState {
+        get async { await stateOnMain() }
+    }
+
+    @MainActor
+    private func stateOnMain() -> Square.AuthorizationState { SquareBridgeValues.value(sdk.authorizationManager.state) }
+
+    /// `location`, on the main actor, copied.
+    public var location: Square.Location? {
+        get async { await locationOnMain() }
+    }
+
+    @MainActor
+    private func locationOnMain() -> Square.Location? {
+        sdk.authorizationManager.location.map(SquareBridgeValues.location)
+    }
+
+    /// `add(_:)` with a ``SquareAuthorizationObserverRelay`` for `observer` (once per observer).
+    public func add(_ observer: any Square.AuthorizationStateObserver) async {
+        await addOnMain(observer)
+    }
+
+    @MainActor
+    private func addOnMain(_ observer: any Square.AuthorizationStateObserver) {
+        let relay = SquareAuthorizationObserverRelay(observer)
+        guard registry.add(relay, standingFor: observer, kind: .authorizationState) else { return }
+        sdk.authorizationManager.add(relay)
+    }
+
+    /// `remove(_:)` of the relay added for `observer`.
+    public func remove(_ observer: any Square.AuthorizationStateObserver) async {
+        await removeOnMain(observer)
+    }
+
+    @MainActor
+    private func removeOnMain(_ observer: any Square.AuthorizationStateObserver) {
+        guard let relay = registry.removeRelay(standingFor: observer, kind: .authorizationState)
+            as? SquareAuthorizationObserverRelay else { return }
+        sdk.authorizationManager.remove(relay)
+    }
+}
+#endif

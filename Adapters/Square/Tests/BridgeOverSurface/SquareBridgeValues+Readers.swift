@@ -1,0 +1,1 @@
+../../Sources/Bridge/SquareBridgeValues+Readers.swift
