@@ -167,6 +167,7 @@ extension StripeProcessor {
 
     /// Confirms `intent` and reports what Stripe said, following seed 002's processing-failure table.
     func confirm(_ intent: Stripe.PaymentIntent, reference: String) async -> ProcessorPaymentUpdate {
+        let earlierConfirmUnknown = held[reference]?.confirmOutcomeUnknown ?? false
         held[reference]?.confirmOutcomeUnknown = true
         let (confirmed, answer) = await run(reference) { done in
             await client.confirmPaymentIntent(intent, confirmConfig: nil, completion: { done.resume(($0, $1)) })
@@ -195,6 +196,17 @@ extension StripeProcessor {
             held[reference]?.confirmOutcomeUnknown = !neverSent.contains(error.code.name)
             return ended(reference, .outcomeUnknown, StripeMapping.pendingConfirmError(error),
                          processorPaymentID: updated.stripeId ?? intent.stripeId)
+        case .refused(let updated) where StripeMapping.paymentError(error, phase: .processing).code == .readerBusy:
+            // The SDK did not run this confirmation, which says nothing of one already on its way to Stripe for the
+            // same intent (a cancelled task's, or one sent before a relaunch): not final, and the retry asks Stripe
+            // first (`confirmOutcomeUnknown` stays as it was).
+            held[reference]?.intent = updated
+            held[reference]?.confirmOutcomeUnknown = earlierConfirmUnknown
+            var mapped = StripeMapping.paymentError(error, phase: .processing)
+            mapped.recovery = .retrySamePayment
+            mapped.message += " The confirmation was not sent; an earlier one for the same PaymentIntent may still be "
+                + "on its way, so retrying looks it up at Stripe first and never starts a new one."
+            return ended(reference, .outcomeUnknown, mapped, processorPaymentID: updated.stripeId ?? intent.stripeId)
         case .refused(let updated):
             held[reference]?.intent = updated
             return ended(reference, .failed, StripeMapping.definiteFailure(StripeMapping.paymentError(error, phase: .processing)),

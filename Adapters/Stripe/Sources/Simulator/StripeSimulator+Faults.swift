@@ -41,6 +41,15 @@ extension StripeSimulator {
             pending.cancelable.markCompleted()
             pending.completion.fire((intent, error))
         }
+        // Confirmations orphaned by a relaunch reach Stripe now; Stripe refuses any whose intent it already
+        // confirmed or canceled. They take no injected fault (those are for the new process's requests).
+        let orphans = orphanedConfirms
+        orphanedConfirms = []
+        for local in orphans {
+            released = true
+            let (_, error) = process(local, takingFaults: false)
+            log("a confirmation sent before the relaunch reached Stripe: \(error.map { "\($0.code.name)" } ?? "processed")")
+        }
         return released
     }
 
@@ -48,6 +57,7 @@ extension StripeSimulator {
     public var isHolding: Bool {
         normalize()
         return pendingCollection != nil || pendingRefundCollection != nil || pendingConfirm != nil
+            || !orphanedConfirms.isEmpty
     }
 
     /// Takes a pending fault of this kind, if any.

@@ -11,14 +11,20 @@ extension StripeSimulator {
     ///
     /// Later use of an old handle fails as the real SDK would fail with an object it does not know
     /// (`confirmInvalidPaymentIntent`). Completions of commands in flight are never called (their process is gone);
-    /// a confirmation held on its way to Stripe (``Fault/holdNextAuthorization``) still reaches Stripe when released.
+    /// a confirmation held on its way to Stripe (``Fault/holdNextAuthorization``) still reaches Stripe when released,
+    /// but no longer keeps the new process's reader busy (the request is in the network, not in the SDK).
     /// Stripe Terminal does not reconnect a reader at launch (seed 004): the app connects again.
     public func relaunch() {
         normalize()
         if let pending = pendingDiscovery { pending.completion.discard() }
         if let pending = pendingCollection { pending.completion.discard() }
         if let pending = pendingRefundCollection { pending.completion.discard() }
-        pendingConfirm?.completion.discard()
+        if let pending = pendingConfirm {
+            pending.completion.discard()
+            // Only a request to Stripe outlives the process; an offline confirmation dies with it (never stored).
+            if pending.local.intent.stripeId != nil { orphanedConfirms.append(pending.local) }
+        }
+        pendingConfirm = nil
         pendingDiscovery = nil
         pendingCollection = nil
         pendingRefundCollection = nil

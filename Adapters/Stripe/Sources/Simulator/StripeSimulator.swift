@@ -101,6 +101,9 @@ public actor StripeSimulator: StripeClient {
     var pendingDiscovery: PendingDiscovery?
     var pendingCollection: PendingCollection?
     var pendingConfirm: PendingConfirm?
+    /// Confirmations on their way to Stripe when the app relaunched: they no longer occupy the SDK (a new process
+    /// has no command in flight) but still reach Stripe when released, and nobody hears the answer.
+    var orphanedConfirms: [LocalIntent] = []
     var pendingRefundCollection: PendingRefundCollection?
     var collectedRefund: CollectedRefund?
     var holdNextCard = false

@@ -140,6 +140,64 @@ struct StripeRelaunchTests {
     }
 }
 
+@Suite("Stripe confirmations still on their way")
+struct StripeConfirmationOnItsWayTests {
+    @Test("a confirmation on its way when the app relaunched: the retry continues the same intent, charged once, whichever reaches Stripe first",
+          arguments: [true, false])
+    func relaunchWithConfirmationOnItsWay(stripeActsFirst: Bool) async throws {
+        let (simulator, clock) = makeSimulator()
+        let processor = try await connectedProcessor(simulator, clock: clock)
+        let reference = "OW-\(stripeActsFirst)"
+        await simulator.inject(.holdNextAuthorization)
+        let processing = Locked<ProcessorPaymentUpdate?>(nil)
+        // Its process is about to die: this task is never answered.
+        _ = Task {
+            try await pay(processor, sale(reference)) { update in
+                if update.state == .processing { processing.withLock { $0 = update } }
+            }
+        }
+        await eventually { await simulator.isHolding }
+        await simulator.relaunch()
+        #expect(await simulator.isHolding, "the request is in the network, not in the SDK")
+        let fresh = try await connectedProcessor(simulator, clock: clock)
+        let recorded = try #require(processing.current)
+        if stripeActsFirst { #expect(await simulator.releaseHeld()) }
+        let retry = PaymentAttempt(number: 2, paymentAttempt: 1, processorPaymentID: recorded.processorPaymentID,
+                                   previousState: .outcomeUnknown)
+        let retried = try await pay(fresh, sale(reference), attempt: retry)
+        if !stripeActsFirst { #expect(await simulator.releaseHeld(), "the old confirmation lands after the retry") }
+        #expect(retried.state == .succeeded)
+        #expect(retried.processorPaymentID == recorded.processorPaymentID)
+        #expect(await simulator.chargeCount(reference: reference) == 1)
+        #expect(await simulator.serverIntents.count == 1)
+        #expect(await !simulator.isHolding)
+    }
+
+    @Test("a confirmation the busy reader did not run is not final: the retry charges the same intent once")
+    func readerBusyConfirmationIsNotFinal() async throws {
+        let (simulator, clock) = makeSimulator()
+        let processor = try await connectedProcessor(simulator, clock: clock)
+        let other = Locked<Task<ProcessorPaymentUpdate, any Error>?>(nil)
+        // Between this payment's collection and its confirmation, another one's confirmation occupies the reader.
+        let busy = try await pay(processor, sale("RB-2")) { update in
+            guard update.state == .processing else { return }
+            await simulator.inject(.holdNextAuthorization)
+            other.withLock { $0 = Task { try await pay(processor, sale("RB-1")) } }
+            await eventually { await simulator.isHolding }
+        }
+        #expect(busy.state == .outcomeUnknown)
+        #expect(busy.error?.code == .readerBusy)
+        #expect(busy.error?.recovery == .retrySamePayment)
+        await simulator.releaseHeld()
+        #expect(try await #require(other.current).value.state == .succeeded)
+        let retried = try await pay(processor, sale("RB-2"), attempt: continuing(busy))
+        #expect(retried.state == .succeeded)
+        #expect(retried.processorPaymentID == busy.processorPaymentID)
+        #expect(await simulator.chargeCount(reference: "RB-2") == 1)
+        #expect(await simulator.serverIntents.count == 2)
+    }
+}
+
 extension ProcessorLookup {
     /// The state found, if any (tests).
     var state: PaymentState? { if case .found(let update) = self { update.state } else { nil } }
