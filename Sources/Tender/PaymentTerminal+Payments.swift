@@ -99,7 +99,7 @@ extension PaymentTerminal {
             live[request.reference] = bumped
             attempt = PaymentAttempt(number: bumped.attempts, paymentAttempt: bumped.paymentAttempt,
                                      processorPaymentID: bumped.processorPaymentID, localID: bumped.localID,
-                                     previousState: bumped.state)
+                                     previousState: bumped.state, lastRecordedAt: session.updatedAt)
         case .newVendorPayment(let session):
             await abandon(session)
             let restarted = try await ledger.record(

@@ -132,15 +132,21 @@ public struct PaymentAttempt: Hashable, Sendable {
     /// The state the earlier call left the session in, if any (``PaymentState/created`` for a new vendor payment
     /// after a definite ending).
     public var previousState: PaymentState?
+    /// When the ledger last recorded anything of this vendor payment before this call (the session's last change),
+    /// if an earlier call exists: a request an earlier call sent may still reach the vendor for a while after it,
+    /// which an adapter whose vendor cannot continue the same payment object (Square) must wait out before sending
+    /// the attempt again.
+    public var lastRecordedAt: Date?
 
     /// Creates an attempt description.
     public init(number: Int = 1, paymentAttempt: Int = 1, processorPaymentID: String? = nil, localID: String? = nil,
-                previousState: PaymentState? = nil) {
+                previousState: PaymentState? = nil, lastRecordedAt: Date? = nil) {
         self.number = number
         self.paymentAttempt = paymentAttempt
         self.processorPaymentID = processorPaymentID
         self.localID = localID
         self.previousState = previousState
+        self.lastRecordedAt = lastRecordedAt
     }
 
     /// Whether an earlier call may have started this vendor payment: the adapter must find and continue it,

@@ -36,12 +36,27 @@ func confirmNotReceived(_ env: any ConformanceEnvironment, _ c: FailureCollector
              "a confirm that never reached the vendor ended \(first.state): only the vendor can say, so it is unknown")
     c.expect(await env.charges(reference: sale.reference) == 0, "a confirm that never reached the vendor charged")
     await env.presentNextCard(.approve)
-    let retried = try await terminal.takePayment(sale)
+    let retried = try await takeAgainAfterWaits(env, terminal, sale, c)
     c.expect(retried.state == .succeeded, "retrying after a confirm that never reached the vendor ended \(retried.state), expected succeeded")
     let again = try await terminal.takePayment(sale)
     c.expect(again.state == retried.state, "a second retry changed the outcome to \(again.state)")
     let charges = await env.charges(reference: sale.reference)
     c.expect(charges == 1, "after a lost confirm and two retries the reference was charged \(charges) times")
+}
+
+/// Takes `request` again as an app following Tender's rules does: while the answer is an unknown outcome that asks
+/// to wait (``RecoveryAction/waitAndRetry``: a vendor whose earlier request may still arrive), it checks that the
+/// waiting retry charged nothing, lets three minutes pass, and takes it again (at most three times).
+func takeAgainAfterWaits(_ env: any ConformanceEnvironment, _ terminal: PaymentTerminal, _ request: PaymentRequest,
+                         _ c: FailureCollector) async throws -> PaymentSession {
+    var session = try await terminal.takePayment(request)
+    for _ in 0..<3 where session.state == .outcomeUnknown && session.lastError?.recovery == .waitAndRetry {
+        let charges = await env.charges(reference: request.reference)
+        c.expect(charges == 0, "a retry that asked to wait charged \(charges) times")
+        await env.advanceClock(by: 180)
+        session = try await terminal.takePayment(request)
+    }
+    return session
 }
 
 func answerLostAfterCharge(_ env: any ConformanceEnvironment, _ c: FailureCollector) async throws {

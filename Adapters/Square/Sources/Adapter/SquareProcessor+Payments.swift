@@ -39,6 +39,7 @@ extension SquareProcessor {
             if let (found, _) = await paymentHeld(query) {
                 return try await report(found, after: attempt.previousState ?? .created, updates: updates)
             }
+            if let wait = await lateArrivalWait(attempt, reference: reference) { return wait }
             if mode != .onlineOnly {
                 guard mode == .autoDetect else {
                     return ProcessorPaymentUpdate(reference: reference, state: .outcomeUnknown, error: PaymentError(
@@ -287,6 +288,20 @@ extension SquareProcessor {
             return ProcessorPaymentUpdate(reference: reference,
                                           state: attempt.continuesEarlierPayment ? .outcomeUnknown : .failed, error: mapped)
         }
+    }
+
+    /// The answer for a continued attempt whose earlier request may still reach Square: an idempotency key is stored
+    /// for it (a request was made) and the late-arrival window (``Configuration/lateArrivalWindow``) has not passed
+    /// since the earlier call was last recorded. `nil` when the attempt may be sent again.
+    private func lateArrivalWait(_ attempt: PaymentAttempt, reference: String) async -> ProcessorPaymentUpdate? {
+        guard let last = attempt.lastRecordedAt else { return nil }
+        let remaining = configuration.lateArrivalWindow - clock.now().timeIntervalSince(last)
+        guard remaining > 0 else { return nil }
+        let attemptID = attempt.vendorAttemptID(reference: reference)
+        guard await client.paymentManager.getIdempotencyKey(withPaymentAttemptId: attemptID) != nil else { return nil }
+        return ProcessorPaymentUpdate(reference: reference, state: .outcomeUnknown, error: PaymentError(
+            .outcomeUnknown, recovery: .waitAndRetry, phase: .reconciliation,
+            message: "The earlier request of payment attempt \(attemptID) may still reach Square, which does not show it yet. It is not sent again for another \(Int(remaining.rounded(.up))) s, so that the card cannot be charged twice; then taking the same reference again finds it or sends it again."))
     }
 
     /// Square refused the attempt id: a payment exists under it. Find it; never charge again. A payment found for a

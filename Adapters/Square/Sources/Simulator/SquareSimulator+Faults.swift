@@ -56,10 +56,15 @@ extension SquareSimulator {
     public func holdNextAuthorizationRequest() { holdNextAuthorization = true }
 
     /// Whether a held card presentation or authorization is waiting.
-    public var isHolding: Bool { heldAuthorization != nil || current?.cardHeld == true }
+    public var isHolding: Bool {
+        heldAuthorization != nil || !orphanedAuthorizations.isEmpty || current?.cardHeld == true
+    }
 
     /// Lets a held authorization or card presentation proceed.
     public func releaseHeld() {
+        let orphans = orphanedAuthorizations
+        orphanedAuthorizations = []
+        for held in orphans { authorize(held.flight, card: held.card, answerLost: held.answerLost) }
         if let held = heldAuthorization {
             heldAuthorization = nil
             authorize(held.flight, card: held.card, answerLost: held.answerLost)

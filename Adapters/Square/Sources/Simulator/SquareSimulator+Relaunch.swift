@@ -27,6 +27,9 @@ extension SquareSimulator {
         }
         if let held = heldAuthorization {
             held.flight.delegate.paymentManager(self, didFail: initializedPayment(held.flight), withError: ProcessEnded())
+            // The request is in the network, not in the SDK: the new process may start payments at once.
+            orphanedAuthorizations.append(held)
+            heldAuthorization = nil
         }
         pairingDelegate = nil
         authorizationObservers = []

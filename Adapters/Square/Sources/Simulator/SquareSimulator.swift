@@ -129,6 +129,9 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
     var holdNextAuthorization = false
     var current: InFlight?
     var heldAuthorization: HeldAuthorization?
+    /// Authorization requests on their way to Square when the app relaunched: the new process has no payment in
+    /// progress, but Square still acts on them when released (``releaseHeld()``), with nobody to tell.
+    var orphanedAuthorizations: [HeldAuthorization] = []
     /// Increases at every ``relaunch()``: handles and delegates of an earlier generation are dead.
     var generation = 0
     var pairingDelegate: (any Square.ReaderPairingDelegate)?
