@@ -103,12 +103,14 @@ struct SquarePeerTests {
     @Test("refunds: partial and full, idempotent retry, reused key refused, lookups")
     func refunds() async throws {
         let id = try await seed(["amount": 2_000, "status": "COMPLETED", "reference_id": "sq-r"])
+        // A long reference (its key is shortened to Square's limit), new each run: the peer keeps every key it saw.
+        let longReference = String(repeating: "x", count: 32) + UUID().uuidString.prefix(8)
         #expect(try await client.lookUpRefund(processor: "square", processorPaymentID: id,
                                               idempotencyKey: "sq-r/refund-1", processorRefundID: nil) == nil)
         func request(_ number: Int, _ amount: Int64, reason: RefundReason? = nil) -> RefundRequest {
             RefundRequest(processor: "square", reference: "sq-r", processorPaymentID: id,
                           amount: Money(minorUnits: amount, currency: .usd), reason: reason,
-                          idempotencyKey: RefundRecord.idempotencyKey(reference: String(repeating: "x", count: 40), number: number))
+                          idempotencyKey: RefundRecord.idempotencyKey(reference: longReference, number: number))
         }
         let first = try await client.refund(request(1, 500, reason: .requestedByCustomer))
         let again = try await client.refund(request(1, 500, reason: .requestedByCustomer))
