@@ -93,13 +93,14 @@ extension PaymentTerminal {
             live[request.reference] = session
             attempt = PaymentAttempt()
         case .continuation(let session):
+            let lastRecordedAt = try await lastStateChange(of: session)
             let bumped = try await ledger.record(
                 SessionChange(reference: session.reference, expectedState: session.state, newState: session.state,
                               at: clock.now(), incrementsAttempts: true), scope: scope)
             live[request.reference] = bumped
             attempt = PaymentAttempt(number: bumped.attempts, paymentAttempt: bumped.paymentAttempt,
                                      processorPaymentID: bumped.processorPaymentID, localID: bumped.localID,
-                                     previousState: bumped.state, lastRecordedAt: session.updatedAt)
+                                     previousState: bumped.state, lastRecordedAt: lastRecordedAt)
         case .newVendorPayment(let session):
             await abandon(session)
             let restarted = try await ledger.record(
@@ -126,6 +127,14 @@ extension PaymentTerminal {
             session = try await recordedSession(request.reference, forceRead: true)
         }
         return session
+    }
+
+    /// When the ledger last recorded a change of state of `session` (the latest moment an earlier call may have sent
+    /// something to the vendor, or recovery found it interrupted): retries that changed nothing (an adapter asking
+    /// to wait) do not count, so waiting is measured from the payment's last real step, not from the last retry.
+    private func lastStateChange(of session: PaymentSession) async throws -> Date {
+        let full = try await ledger.session(reference: session.reference, scope: scope) ?? session
+        return full.transitions.last { $0.from != $0.to }?.at ?? full.updatedAt
     }
 
     /// What `takePayment` does with a reference.

@@ -132,10 +132,10 @@ public struct PaymentAttempt: Hashable, Sendable {
     /// The state the earlier call left the session in, if any (``PaymentState/created`` for a new vendor payment
     /// after a definite ending).
     public var previousState: PaymentState?
-    /// When the ledger last recorded anything of this vendor payment before this call (the session's last change),
-    /// if an earlier call exists: a request an earlier call sent may still reach the vendor for a while after it,
-    /// which an adapter whose vendor cannot continue the same payment object (Square) must wait out before sending
-    /// the attempt again.
+    /// When the ledger last recorded a change of state of this vendor payment before this call (retries that
+    /// changed nothing do not count), if an earlier call exists: a request an earlier call sent may still reach the
+    /// vendor for a while after it, which an adapter whose vendor cannot continue the same payment object (Square)
+    /// must wait out before sending the attempt again.
     public var lastRecordedAt: Date?
 
     /// Creates an attempt description.

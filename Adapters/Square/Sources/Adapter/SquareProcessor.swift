@@ -42,7 +42,7 @@ public final class SquareProcessor: PaymentProcessor {
         /// Square says its results "might take several seconds to appear"; the figure is UNVERIFIED, so the
         /// default is a generous minute.
         public var searchConsistencyWindow: TimeInterval = 60
-        /// How long after an earlier call for an attempt was last recorded (``PaymentAttempt/lastRecordedAt``) its
+        /// How long after an earlier call for an attempt last changed its state (``PaymentAttempt/lastRecordedAt``) its
         /// authorization request may still reach Square: sent before the SDK timed out or the app was killed, it can
         /// arrive after the app has retried, and Square cannot continue a payment the way Stripe continues a
         /// PaymentIntent, so a second request would be a second charge. Within it, an attempt that Square does not

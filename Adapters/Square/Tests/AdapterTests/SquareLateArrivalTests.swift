@@ -76,4 +76,33 @@ struct SquareLateArrivalTests {
         #expect(retried.state == .succeeded)
         #expect(await world.simulator.chargeCount(referenceID: "order-2") == 1)
     }
+
+    @Test("through the facade: retries inside the window do not restart it; the first retry after it goes through, once")
+    func retriesDoNotRestartTheWindow() async throws {
+        let world = try await SquareWorld()
+        let ledger = InMemoryPaymentLedger()
+        func terminal(_ processor: SquareProcessor) -> PaymentTerminal {
+            PaymentTerminal(processor: processor, ledger: ledger, scope: LedgerScope(merchantID: "MA", locationID: "LA1"),
+                            clock: world.clock)
+        }
+        let sale = SquareWorld.sale("order-3", cents: 5_00)
+        await world.simulator.holdNextAuthorizationRequest()
+        let before = terminal(world.processor)
+        let zombie = Task { try await before.takePayment(sale) }
+        await world.waitUntilHolding()
+        await world.simulator.relaunch()
+        #expect(try await zombie.value.state == .outcomeUnknown)
+        let fresh = SquareProcessor(client: world.simulator, captureService: world.simulator.server,
+                                    lookup: world.simulator.server, clock: world.clock)
+        let after = terminal(fresh)
+        for _ in 0..<3 {  // a cashier trying again every 15 s
+            world.clock.advance(by: 15)
+            let waiting = try await after.takePayment(sale)
+            #expect(waiting.state == .outcomeUnknown)
+            #expect(waiting.lastError?.recovery == .waitAndRetry)
+        }
+        world.clock.advance(by: 20)  // 65 s after the request was sent; the old one never arrived
+        #expect(try await after.takePayment(sale).state == .succeeded)
+        #expect(await world.simulator.chargeCount(referenceID: "order-3") == 1)
+    }
 }
