@@ -109,7 +109,8 @@ func compare(world: World, label: String, prefix: String = "") async -> Tally {
             tally.addFailures(auditRefunds(records, session: session, fact: fact, label: where_))
             if tally.failures > failuresBefore, tally.histories.count < 10 {
                 let full = try? await terminal.session(reference: session.reference)
-                tally.histories.append(describe(full ?? session, fact, label: where_))
+                tally.histories.append(describe(full ?? session, fact, label: where_)
+                    + describe(records, fact))
             }
         }
         for (reference, fact) in truth where fact.charges > 0 && reference.hasPrefix(prefix) && !seen.contains(reference) {
@@ -174,4 +175,16 @@ private func describe(_ session: PaymentSession, _ fact: ProcessorFact, label: S
             + (step.note.map { " (\($0.prefix(120)))" } ?? "")
     }
     return "\(label): ledger " + steps.joined(separator: " | ") + " || processor " + fact.vendorPayments.joined(separator: "; ")
+}
+
+/// A failing payment's refunds as the ledger recorded them and as the processor holds them (empty when none).
+private func describe(_ records: [RefundRecord], _ fact: ProcessorFact) -> String {
+    guard !records.isEmpty || !fact.refunds.isEmpty else { return "" }
+    let recorded = records.map { record in
+        "#\(record.number) \(record.id) \(record.amount.minorUnits) \(record.status.rawValue)"
+            + (record.throughReader ? " reader" : "") + " id \(record.processorRefundID ?? "-")"
+            + (record.error.map { " [\($0.code.rawValue): \($0.message.prefix(100))]" } ?? "")
+    }
+    let made = fact.refunds.map { "\($0.key) \($0.value.amount) \($0.value.status.rawValue)" }
+    return " || refunds " + recorded.joined(separator: "; ") + " || processor refunds " + made.joined(separator: "; ")
 }

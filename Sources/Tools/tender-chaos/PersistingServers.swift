@@ -9,30 +9,29 @@ import TenderStripeSimulator
 // persisted before answering whenever the processor may have acted. Refunds pass through the link faults the kill
 // test injects (``ServerLinkFault``).
 
-/// Runs a server call that may change the processor's side, persisting before the answer (or the error) returns.
-private func persisting<T>(_ persist: () async -> Void, _ body: () async throws -> T) async throws -> T {
-    do {
-        let value = try await body()
-        await persist()
-        return value
-    } catch {
-        await persist()
-        throw error
+/// Runs a server call that may change the processor's side, persisting before the answer (or the error) returns,
+/// with no read of the processor's state in between.
+private func persisting<S: PersistableSimulator, T>(_ store: SimulatorStore<S>, _ body: () async throws -> T)
+    async throws -> T {
+    let result: Result<T, any Error> = await store.act {
+        do { return .success(try await body()) } catch { return .failure(error) }
     }
+    return try result.get()
 }
 
 /// A refund through a link that may fail: the request lost before the processor sees it, or the processor refunds
 /// and the answer is lost (persisted first: the processor did refund).
-private func refundOverLink(_ faults: ServerLinkFaults, processor: String, persist: () async -> Void,
-                            _ refund: () async throws -> RefundResult) async throws -> RefundResult {
+private func refundOverLink<S: PersistableSimulator>(_ faults: ServerLinkFaults, processor: String,
+                                                     store: SimulatorStore<S>,
+                                                     _ refund: () async throws -> RefundResult) async throws -> RefundResult {
     switch faults.take() {
     case .requestLost?:
         throw ServerLinkFaults.timeout(processor)
     case .answerLost?:
-        _ = try? await persisting(persist, refund)
+        _ = try? await persisting(store, refund)
         throw ServerLinkFaults.timeout(processor)
     case nil:
-        return try await persisting(persist, refund)
+        return try await persisting(store, refund)
     }
 }
 
@@ -49,18 +48,18 @@ protocol PersistingServer: PaymentCaptureService, PaymentRefundService {
 
 extension PersistingServer {
     func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
-        try await persisting(store.persist) {
+        try await persisting(store) {
             try await inner.capture(processor: processor, reference: reference, processorPaymentID: processorPaymentID,
                                     amount: amount)
         }
     }
     func void(processor: String, reference: String, processorPaymentID: String) async throws {
-        try await persisting(store.persist) {
+        try await persisting(store) {
             try await inner.void(processor: processor, reference: reference, processorPaymentID: processorPaymentID)
         }
     }
     func refund(_ request: RefundRequest) async throws -> RefundResult {
-        try await refundOverLink(linkFaults, processor: store.simulator.vendorName, persist: store.persist) {
+        try await refundOverLink(linkFaults, processor: store.simulator.vendorName, store: store) {
             try await inner.refund(request)
         }
     }
@@ -88,7 +87,7 @@ struct PersistingStripeServer: PersistingServer, StripeServerLookup {
         try await store.gate.read { try await inner.paymentIntent(id: id) }
     }
     func cancelPaymentIntent(id: String) async throws -> Stripe.PaymentIntent {
-        try await persisting(store.persist) { try await inner.cancelPaymentIntent(id: id) }
+        try await persisting(store) { try await inner.cancelPaymentIntent(id: id) }
     }
 }
 
@@ -107,6 +106,6 @@ struct PersistingSquareServer: PersistingServer, SquareServerLookup {
         try await store.gate.read { try await inner.payment(id: id) }
     }
     func cancelPayment(byIdempotencyKey key: String) async throws {
-        try await persisting(store.persist) { try await inner.cancelPayment(byIdempotencyKey: key) }
+        try await persisting(store) { try await inner.cancelPayment(byIdempotencyKey: key) }
     }
 }

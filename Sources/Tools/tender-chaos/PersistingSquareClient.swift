@@ -98,26 +98,24 @@ final class PersistingSquareClient: SquareClient, Square.AuthorizationManager, S
 
     /// One sync step of the SDK, persisted, then the queue is read so the adapter reports the changes.
     func sync(maxCount: Int, processor: SquareProcessor) async {
-        _ = await simulator.syncOfflinePayments(maxCount: maxCount)
-        await store.persist()
+        _ = await store.act { await simulator.syncOfflinePayments(maxCount: maxCount) }
         await processor.refreshOfflineQueue()
     }
 
     // AuthorizationManager
     func authorize(withAccessToken accessToken: String, locationID: String) async throws(Square.AuthorizationError) {
-        let result: Result<Void, Square.AuthorizationError>
-        do throws(Square.AuthorizationError) {
-            try await simulator.authorize(withAccessToken: accessToken, locationID: locationID)
-            result = .success(())
-        } catch {
-            result = .failure(error)
+        let result: Result<Void, Square.AuthorizationError> = await store.act {
+            do throws(Square.AuthorizationError) {
+                try await simulator.authorize(withAccessToken: accessToken, locationID: locationID)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
         }
-        await store.persist()
         try result.get()
     }
     func deauthorize() async {
-        await simulator.deauthorize()
-        await store.persist()
+        await store.act { await simulator.deauthorize() }
     }
     var state: Square.AuthorizationState { get async { await simulator.state } }
     var location: Square.Location? { get async { await simulator.location } }
@@ -129,10 +127,14 @@ final class PersistingSquareClient: SquareClient, Square.AuthorizationManager, S
                       from presentation: Square.PresentationContext,
                       delegate: any Square.PaymentManagerDelegate) async -> (any Square.PaymentHandle)? {
         let held = HeldPaymentDelegate(target: delegate, manager: self, store: store)
-        let handle = await simulator.startPayment(paymentParameters, promptParameters: promptParameters,
-                                                  from: presentation, delegate: held)
-        await held.persistAndRelease()
-        return handle
+        // The write covers the call and the persists until its callbacks are on disk (a held card or authorization
+        // answers later, through a write of its own).
+        return await store.act {
+            let handle = await simulator.startPayment(paymentParameters, promptParameters: promptParameters,
+                                                      from: presentation, delegate: held)
+            await held.persistAndRelease()
+            return handle
+        }
     }
     var currentPaymentHandle: (any Square.PaymentHandle)? {
         get async { await store.gate.read { await simulator.currentPaymentHandle } }
@@ -151,18 +153,13 @@ final class PersistingSquareClient: SquareClient, Square.AuthorizationManager, S
     func add(_ observer: any Square.ReaderObserver) async { await simulator.add(observer) }
     func remove(_ observer: any Square.ReaderObserver) async { await simulator.remove(observer) }
     func startPairing(with delegate: any Square.ReaderPairingDelegate) async -> (any Square.PairingHandle)? {
-        let handle = await simulator.startPairing(with: delegate)
-        await store.persist()
-        return handle
+        await store.act { await simulator.startPairing(with: delegate) }
     }
     func retryConnection(_ readerInfo: Square.ReaderInfo) async -> Square.RetryConnectionResult {
-        let result = await simulator.retryConnection(readerInfo)
-        await store.persist()
-        return result
+        await store.act { await simulator.retryConnection(readerInfo) }
     }
     func forget(_ readerInfo: Square.ReaderInfo) async {
-        await simulator.forget(readerInfo)
-        await store.persist()
+        await store.act { await simulator.forget(readerInfo) }
     }
 
     // OfflinePaymentQueue (reads only; the SDK's timed deletions are persisted at the next change)

@@ -64,20 +64,21 @@ struct PersistingStripeClient: StripeClient {
 
     /// One forwarding step: the SDK forwards up to `maxCount` payments; the result is persisted, then reported.
     func forward(maxCount: Int?) async {
-        await simulator.forwardPendingPayments(maxCount: maxCount)
-        let results = offline.take()
-        await store.persist()
+        let results = await store.act {
+            await simulator.forwardPendingPayments(maxCount: maxCount)
+            return offline.take()
+        }
         offline.deliver(results)
     }
 
     private func persisting<T>(_ body: () async throws(Stripe.ErrorCode) -> T) async throws(Stripe.ErrorCode) -> T {
-        let result: Result<T, Stripe.ErrorCode>
-        do throws(Stripe.ErrorCode) {
-            result = .success(try await body())
-        } catch {
-            result = .failure(error)
+        let result: Result<T, Stripe.ErrorCode> = await store.act {
+            do throws(Stripe.ErrorCode) {
+                return .success(try await body())
+            } catch {
+                return .failure(error)
+            }
         }
-        await store.persist()
         return try result.get()
     }
 
@@ -90,14 +91,16 @@ struct PersistingStripeClient: StripeClient {
     ) async -> (any Stripe.Cancelable)? {
         let answer = LateAnswer<(A?, B?)>()
         let store = self.store
-        let cancelable = await body { first, second in
-            if !answer.keep((first, second)) {
-                store.deliverPersisted { completion(first, second) }
+        // Closed before the persist: an answer kept fired before it, so the persist covers it. The command returns
+        // once started (a held one answers later, through a write of its own), so the write never waits for it.
+        let (cancelable, early) = await store.act { () -> ((any Stripe.Cancelable)?, (A?, B?)?) in
+            let cancelable = await body { first, second in
+                if !answer.keep((first, second)) {
+                    store.deliverPersisted { completion(first, second) }
+                }
             }
+            return (cancelable, answer.close())
         }
-        // Closed before the persist: an answer kept fired before it, so the persist covers it.
-        let early = answer.close()
-        await store.persist()
         if let (first, second) = early { completion(first, second) }
         return cancelable
     }

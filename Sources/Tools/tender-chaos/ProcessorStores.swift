@@ -32,8 +32,17 @@ struct SimulatorStore<Simulator: PersistableSimulator>: Sendable {
     /// Answers that arrive after the call that started them (a held card, confirmation or authorization released
     /// later, a cancellation).
     let late = PersistedDelivery()
-    /// Reads wait while an unanswered vendor action is persisted.
+    /// Vendor actions and their persists against reads of the vendor's state (``VendorGate``).
     let gate = VendorGate()
+
+    /// Runs a vendor action and persists what it did, with no read of the vendor's state in between.
+    func act<T>(_ body: () async -> T) async -> T {
+        await gate.write {
+            let value = await body()
+            await persist()
+            return value
+        }
+    }
 
     func persist() async {
         guard let file, !sabotageSkipsPersist else { return }
@@ -99,15 +108,20 @@ final class ServerLinkFaults: Sendable {
     }
 }
 
-/// Reads of the vendor's state (lookups, searches, the SDK's queue) wait while a vendor action nobody will answer
-/// (a held request released after a relaunch) is being persisted, so nothing can record what the vendor did before
-/// the processor's side is on disk; the action waits for reads already running.
+/// The processor's side is durable the moment it acts; the harness persists it after each call. So that nothing can
+/// read (and the ledger record) what the vendor did before it is on disk, every vendor action and its persist run
+/// as one write, and reads of the vendor's state (lookups, searches, the SDK's queue) wait for it: a reader-writer
+/// lock, writers one at a time in arrival order, new readers held back while a writer waits. A write body must not
+/// wait for another vendor action (a held request is released by a write of its own, after the call that was held
+/// has returned its `Cancelable`).
 final class VendorGate: Sendable {
     private struct State {
         var readers = 0
-        var writing = false
+        /// A writer holds the gate, or waits for the readers inside to leave.
+        var writerActive = false
+        var drainingWriter: CheckedContinuation<Void, Never>?
+        var waitingWriters: [CheckedContinuation<Void, Never>] = []
         var waitingReaders: [CheckedContinuation<Void, Never>] = []
-        var waitingWriter: CheckedContinuation<Void, Never>?
     }
     private let state = Locked(State())
 
@@ -115,7 +129,7 @@ final class VendorGate: Sendable {
     func read<T>(_ body: () async throws -> T) async rethrows -> T {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let admitted = state.withLock { state -> Bool in
-                guard !state.writing else {
+                guard !state.writerActive, state.waitingWriters.isEmpty else {
                     state.waitingReaders.append(continuation)
                     return false
                 }
@@ -132,31 +146,42 @@ final class VendorGate: Sendable {
         let writer = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.readers -= 1
             guard state.readers == 0 else { return nil }
-            defer { state.waitingWriter = nil }
-            return state.waitingWriter
+            defer { state.drainingWriter = nil }
+            return state.drainingWriter
         }
         writer?.resume()
     }
 
-    /// Runs a vendor action and its persist with no read running or starting (one action at a time).
-    func write<T>(_ body: () async -> T) async -> T {
+    /// Runs a vendor action and its persist with no read and no other action running.
+    func write<T>(_ body: () async throws -> T) async rethrows -> T {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let admitted = state.withLock { state -> Bool in
-                state.writing = true
+                guard !state.writerActive else {
+                    state.waitingWriters.append(continuation)
+                    return false
+                }
+                state.writerActive = true
                 guard state.readers > 0 else { return true }
-                state.waitingWriter = continuation
+                state.drainingWriter = continuation
                 return false
             }
             if admitted { continuation.resume() }
         }
-        let result = await body()
-        let readers = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.writing = false
+        defer { endWrite() }
+        return try await body()
+    }
+
+    private func endWrite() {
+        let next = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            if !state.waitingWriters.isEmpty {
+                // The gate passes to the next writer (no reader can be inside: none was admitted meanwhile).
+                return [state.waitingWriters.removeFirst()]
+            }
+            state.writerActive = false
             state.readers += state.waitingReaders.count
             defer { state.waitingReaders.removeAll() }
             return state.waitingReaders
         }
-        for reader in readers { reader.resume() }
-        return result
+        for continuation in next { continuation.resume() }
     }
 }
