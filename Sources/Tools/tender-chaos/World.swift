@@ -219,17 +219,10 @@ final class World: @unchecked Sendable {
     /// Returns whether something was held.
     @discardableResult
     func releaseHeld(stripe isStripe: Bool) async -> Bool {
-        if isStripe {
-            return await stripeStore.gate.write {
-                let released = await stripeSimulator.releaseHeld()
-                await stripeStore.persist()
-                return released
-            }
-        }
-        return await squareStore.gate.write {
+        if isStripe { return await stripeStore.act { await stripeSimulator.releaseHeld() } }
+        return await squareStore.act {
             let holding = await squareSimulator.isHolding
             if holding { await squareSimulator.releaseHeld() }
-            await squareStore.persist()
             return holding
         }
     }

@@ -51,6 +51,10 @@ public enum StripeMapping {
         /// `requiresConfirmation` after any other error: the SDK refused to confirm (an offline limit, no reader)
         /// without sending anything; nothing was charged and the same confirmation would be refused again.
         case refused(Stripe.PaymentIntent)
+        /// `requiresConfirmation` after the reader was busy: the SDK did not run this confirmation, which says
+        /// nothing of one already on its way to Stripe for the same intent (a cancelled task's, or one sent before a
+        /// relaunch). Not final: look it up at Stripe, then confirm the same intent again.
+        case notRun(Stripe.PaymentIntent)
         /// `requiresPaymentMethod`: the card was declined (a failed charge) or refused by the SDK (offline rules);
         /// nothing was charged. Another card is collected, for a new attempt.
         case collectAgain(Stripe.PaymentIntent)
@@ -65,7 +69,9 @@ public enum StripeMapping {
     public static func confirmFailure(_ error: Stripe.ErrorCode) -> ConfirmFailure {
         guard let intent = error.paymentIntent else { return .outcomeUnknown }
         switch intent.status {
-        case .requiresConfirmation: return connectivityErrors.contains(error.code.name) ? .retryConfirm(intent) : .refused(intent)
+        case .requiresConfirmation:
+            if connectivityErrors.contains(error.code.name) { return .retryConfirm(intent) }
+            return paymentError(error, phase: .processing).code == .readerBusy ? .notRun(intent) : .refused(intent)
         case .requiresPaymentMethod: return .collectAgain(intent)
         case .processing, .requiresAction: return .inFlight(intent)
         case .requiresCapture, .succeeded, .requiresReauthorization, .canceled: return .alreadyFinal(intent)
@@ -94,6 +100,9 @@ public enum StripeMapping {
         case .inFlight:
             mapped.code = .outcomeUnknown
             mapped.message = "Stripe is still processing the payment; its outcome is looked up, never charged again."
+        case .notRun:
+            mapped.message += " The confirmation was not sent; an earlier one for the same PaymentIntent may still be "
+                + "on its way, so retrying looks it up at Stripe first and never starts a new one."
         case .collectAgain, .alreadyFinal, .refused:
             break
         }

@@ -196,17 +196,12 @@ extension StripeProcessor {
             held[reference]?.confirmOutcomeUnknown = !neverSent.contains(error.code.name)
             return ended(reference, .outcomeUnknown, StripeMapping.pendingConfirmError(error),
                          processorPaymentID: updated.stripeId ?? intent.stripeId)
-        case .refused(let updated) where StripeMapping.paymentError(error, phase: .processing).code == .readerBusy:
-            // The SDK did not run this confirmation, which says nothing of one already on its way to Stripe for the
-            // same intent (a cancelled task's, or one sent before a relaunch): not final, and the retry asks Stripe
-            // first (`confirmOutcomeUnknown` stays as it was).
+        case .notRun(let updated):
+            // Whether an earlier confirmation is still on its way stays as it was: the retry asks Stripe first.
             held[reference]?.intent = updated
             held[reference]?.confirmOutcomeUnknown = earlierConfirmUnknown
-            var mapped = StripeMapping.paymentError(error, phase: .processing)
-            mapped.recovery = .retrySamePayment
-            mapped.message += " The confirmation was not sent; an earlier one for the same PaymentIntent may still be "
-                + "on its way, so retrying looks it up at Stripe first and never starts a new one."
-            return ended(reference, .outcomeUnknown, mapped, processorPaymentID: updated.stripeId ?? intent.stripeId)
+            return ended(reference, .outcomeUnknown, StripeMapping.pendingConfirmError(error),
+                         processorPaymentID: updated.stripeId ?? intent.stripeId)
         case .refused(let updated):
             held[reference]?.intent = updated
             return ended(reference, .failed, StripeMapping.definiteFailure(StripeMapping.paymentError(error, phase: .processing)),

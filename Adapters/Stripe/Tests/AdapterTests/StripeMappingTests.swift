@@ -93,6 +93,8 @@ struct StripeEnumMappingTests {
         // The SDK refusing to confirm (an offline limit) is not a connectivity problem: nothing to retry.
         #expect(failure(.requiresConfirmation, .amountExceedsMaxOfflineAmount)
             == .refused(mappingIntent(.requiresConfirmation)))
+        // A busy reader did not run the confirmation: an earlier one may still be on its way.
+        #expect(failure(.requiresConfirmation, .readerBusy) == .notRun(mappingIntent(.requiresConfirmation)))
         #expect(failure(nil) == .outcomeUnknown)
         for status in Stripe.PaymentIntentStatus.allCases {
             let intent = mappingIntent(status)
