@@ -82,6 +82,8 @@ public final class SquareProcessor: PaymentProcessor {
         var tracked: [String: TrackedPayment] = [:]
         /// Whether the observers are registered.
         var observing = false
+        /// Offline-only attempts the device was seen not holding, by payment attempt id: since when (this launch).
+        var absentSince: [String: Date] = [:]
     }
 
     /// An offline payment the adapter saw on the device.
