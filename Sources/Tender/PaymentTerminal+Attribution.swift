@@ -29,13 +29,15 @@ extension PaymentTerminal {
     }
 
     /// `update` with what cannot be attributed taken out: a mismatched payment becomes an unknown outcome carrying
-    /// the reason and none of the other payment's ids, so nothing of another sale is recorded on this one.
+    /// the reason and none of the other payment's ids, so nothing of another sale is recorded on this one (for a
+    /// session that can no longer become unknown, an update that changes nothing).
     static func attributed(_ update: ProcessorPaymentUpdate, to session: PaymentSession) -> ProcessorPaymentUpdate {
         guard let mismatch = attributionMismatch(update, to: session) else { return update }
-        let state: PaymentState = session.state == .outcomeUnknown
-            || PaymentStateMachine.canTransition(from: session.state, to: .outcomeUnknown) ? .outcomeUnknown
-            : session.state
-        return ProcessorPaymentUpdate(reference: session.reference, state: state, error: mismatch)
+        guard session.state == .outcomeUnknown
+            || PaymentStateMachine.canTransition(from: session.state, to: .outcomeUnknown) else {
+            return ProcessorPaymentUpdate(reference: session.reference, state: session.state)
+        }
+        return ProcessorPaymentUpdate(reference: session.reference, state: .outcomeUnknown, error: mismatch)
     }
 
     // MARK: What the vendor stores and Tender cannot attribute
