@@ -42,16 +42,22 @@ public struct QueuedPayment: Hashable, Sendable, Codable {
     public var storedAt: Date
     /// Where it stands.
     public var status: OfflinePaymentStatus
+    /// The vendor payment of the reference (``PaymentSession/paymentAttempt``) the vendor's record names (Stripe
+    /// the intent's `tender_attempt` metadata), when it records one: the core applies the entry's status only to a
+    /// session on that vendor payment. `nil` when the vendor does not record it (Square's offline payments carry
+    /// only the reference; the core then attributes them by ``localID`` and ``amount``).
+    public var paymentAttempt: Int?
 
     /// Creates a queue entry.
     public init(reference: String, localID: String? = nil, processorPaymentID: String? = nil, amount: Money,
-                storedAt: Date, status: OfflinePaymentStatus) {
+                storedAt: Date, status: OfflinePaymentStatus, paymentAttempt: Int? = nil) {
         self.reference = reference
         self.localID = localID
         self.processorPaymentID = processorPaymentID
         self.amount = amount
         self.storedAt = storedAt
         self.status = status
+        self.paymentAttempt = paymentAttempt
     }
 }
 

@@ -25,7 +25,10 @@ extension PaymentTerminal {
     /// Takes a payment: validates, routes, records the intent, calls the processor, records each answer.
     ///
     /// With a reference already in the ledger: a payment whose outcome is not definite is reconciled with the
-    /// processor and, if still unfinished, continued (the same vendor payment); a definite decline, failure or
+    /// processor and, if still unfinished, continued (the same vendor payment) — unless it left no vendor id and the
+    /// processor holds stored payments Tender cannot attribute (or its queue cannot be read), when the retry is
+    /// refused with ``PaymentError/Recovery/waitAndRetry`` ("a stored payment for this order may still be
+    /// forwarded") rather than risk a second charge; a definite decline, failure or
     /// cancellation starts a new vendor payment for the same order (the old one is canceled at the vendor if it
     /// left anything behind); an approved, stored or forwarded payment is returned as it is. Never charges twice.
     ///
@@ -71,6 +74,8 @@ extension PaymentTerminal {
                 current = try await reconcile(current)
             }
             if Self.unfinishedStates.contains(current.state) {
+                // Nothing to continue, and the vendor may hold it stored where no lookup sees it: wait for it.
+                if let wait = await storedPaymentWait(current) { throw wait }
                 plan = .continuation(current)
             } else if PaymentStateMachine.newAttemptStates.contains(current.state) {
                 plan = .newVendorPayment(current)
@@ -216,10 +221,12 @@ extension PaymentTerminal {
     }
 
     /// The one place a processor's update is checked against the state machine and recorded (shared by the facade
-    /// and ``PaymentRecorder``): an illegal transition is an event and keeps the state; an update that brings
-    /// nothing new costs no write.
+    /// and ``PaymentRecorder``): an update that is not the session's vendor payment (``attributionMismatch(_:to:)``)
+    /// is recorded as an unknown outcome with the reason and none of its ids; an illegal transition is an event and
+    /// keeps the state; an update that brings nothing new costs no write.
     static func record(_ update: ProcessorPaymentUpdate, on session: PaymentSession, ledger: any PaymentLedger,
                        scope: LedgerScope, clock: any TenderClock, hub: EventHub) async throws -> PaymentSession {
+        let update = attributed(update, to: session)
         let target = update.state
         guard target == session.state || PaymentStateMachine.canTransition(from: session.state, to: target) else {
             hub.send(.transitionRejected(reference: session.reference,

@@ -65,7 +65,8 @@ extension PaymentTerminal {
                 session = try await ledger.session(localID: update.localID, processorPaymentID: update.processorPaymentID,
                                                    scope: scope)
             }
-            guard var session else {
+            // Only the session's current vendor payment: never another attempt's, device payment's or total's.
+            guard var session, Self.attributionMismatch(update, to: session) == nil else {
                 if !skippingStale { hub.send(.unmatchedForwardingResult(update)) }
                 continue
             }

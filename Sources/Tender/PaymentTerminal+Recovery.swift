@@ -45,12 +45,21 @@ extension PaymentTerminal {
     }
 
     /// The processor's answer for a session; a lookup that throws is ``ProcessorLookup/unknown``, never "absent".
+    ///
+    /// A lookup that cannot see where the payment may be is no proof: ``ProcessorLookup/notFound`` for an unfinished
+    /// session that may have been stored offline is read as ``ProcessorLookup/unknown`` while the processor's own
+    /// queue cannot be read, names the reference, or holds stored payments it does not name with room for the
+    /// session's total in its currency (``vendorStoreDoubt(_:)``): a power loss can take the ledger's record of a
+    /// payment the vendor's SDK stored durably, and a server search cannot see the SDK's store until it forwards.
     func lookUp(_ session: PaymentSession) async -> ProcessorLookup {
+        let answer: ProcessorLookup
         do {
-            return try await processor.lookUpPayment(PaymentLookupQuery(session))
+            answer = try await processor.lookUpPayment(PaymentLookupQuery(session))
         } catch {
             return .unknown
         }
+        guard answer == .notFound, Self.unfinishedStates.contains(session.state) else { return answer }
+        return await vendorStoreDoubt(session) == nil ? .notFound : .unknown
     }
 
     /// Brings one session in line with the processor, in one commit.
@@ -79,7 +88,13 @@ extension PaymentTerminal {
     ///   can be charged, so an unfinished session ends ``PaymentState/failed`` (a retry starts a new vendor payment).
     /// - ``ProcessorLookup/unknown`` changes nothing but marks an interrupted session
     ///   ``PaymentState/outcomeUnknown``.
+    /// - A found payment that is not the session's (``attributionMismatch(_:to:)``: another total under the same
+    ///   reference, another attempt, another device payment) is never recorded on it: it counts as
+    ///   ``ProcessorLookup/unknown``, and another total is recorded as ``PaymentError/Code/duplicateReference``.
     func plan(_ session: PaymentSession, _ lookup: ProcessorLookup) -> [SessionChange] {
+        if case .found(let update) = lookup, let mismatch = Self.attributionMismatch(update, to: session) {
+            return planMismatch(session, mismatch)
+        }
         let now = clock.now()
         let inFlightStates: Set<PaymentState> = [.created, .collecting, .processing]
         var changes: [SessionChange] = []
@@ -133,6 +148,22 @@ extension PaymentTerminal {
         return changes
     }
 
+    /// The changes for a found payment that is not the session's: an interrupted session becomes
+    /// ``PaymentState/outcomeUnknown``, and a duplicate reference is recorded as its error (once).
+    private func planMismatch(_ session: PaymentSession, _ mismatch: PaymentError) -> [SessionChange] {
+        let inFlightStates: Set<PaymentState> = [.created, .collecting, .processing]
+        let error = mismatch.code == .duplicateReference ? mismatch : interrupted
+        if inFlightStates.contains(session.state) {
+            return [SessionChange(reference: session.reference, expectedState: session.state,
+                                  newState: .outcomeUnknown, at: clock.now(), error: error)]
+        }
+        if session.state == .outcomeUnknown, mismatch.code == .duplicateReference, session.lastError != mismatch {
+            return [SessionChange(reference: session.reference, expectedState: .outcomeUnknown,
+                                  newState: .outcomeUnknown, at: clock.now(), error: mismatch)]
+        }
+        return []
+    }
+
     private var interrupted: PaymentError {
         PaymentError(.outcomeUnknown, recovery: .retrySamePayment, phase: .reconciliation,
                      message: "The payment was interrupted before its outcome was known; retrying the same reference continues the same payment.")
@@ -165,7 +196,8 @@ extension PaymentTerminal {
                 session = try await ledger.session(localID: update.localID,
                                                    processorPaymentID: update.processorPaymentID, scope: scope)
             }
-            guard let session else {
+            guard let session, Self.attributionMismatch(update, to: session) == nil else {
+                // No session, or not its current vendor payment (another attempt, device payment or total).
                 hub.send(.unmatchedForwardingResult(update))
                 return
             }

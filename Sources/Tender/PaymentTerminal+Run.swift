@@ -164,7 +164,8 @@ extension PaymentTerminal {
         }
     }
 
-    /// A queue entry as a forwarding result, when it reports one.
+    /// A queue entry as a forwarding result, when it reports one, with the vendor's total and attempt (an entry for
+    /// another total or attempt under the same reference is not the session's current payment, and is not applied).
     static func forwardingUpdate(_ payment: QueuedPayment) -> ProcessorPaymentUpdate? {
         let state: PaymentState? = switch payment.status {
         case .forwarded: .forwarded
@@ -176,7 +177,8 @@ extension PaymentTerminal {
         return state.map {
             ProcessorPaymentUpdate(reference: payment.reference, state: $0, route: .offline,
                                    processorPaymentID: payment.processorPaymentID, localID: payment.localID,
-                                   storedAt: payment.storedAt)
+                                   storedAt: payment.storedAt, amount: payment.amount,
+                                   paymentAttempt: payment.paymentAttempt)
         }
     }
 }

@@ -91,11 +91,21 @@ public struct ProcessorPaymentUpdate: Hashable, Sendable {
     public var storedAt: Date?
     /// The vendor's deadline for capturing an authorized payment, if known.
     public var captureBefore: Date?
+    /// The total (amount plus tip) the vendor's own record of the payment carries (Stripe the intent's `amount`,
+    /// Square `total_money`), when the adapter read one. The core attributes the update to a session only when it
+    /// equals the session's ``PaymentSession/total``: a payment for another amount under the same reference is
+    /// another sale's (a reused reference), recorded as ``PaymentError/Code/duplicateReference``, never as this
+    /// session's outcome. `nil`: not reported (the adapter reports its own payment in progress).
+    public var amount: Money?
+    /// The vendor payment of the reference (``PaymentSession/paymentAttempt``) the vendor's own record names (Stripe
+    /// the intent's `tender_attempt` metadata), when the vendor records it. The core applies the update only to a
+    /// session on that vendor payment: a forwarding result of an earlier attempt never lands on a later one.
+    public var paymentAttempt: Int?
 
     /// Creates an update.
     public init(reference: String, state: PaymentState, route: PaymentRoute? = nil, processorPaymentID: String? = nil,
                 localID: String? = nil, card: CardDetails? = nil, error: PaymentError? = nil, storedAt: Date? = nil,
-                captureBefore: Date? = nil) {
+                captureBefore: Date? = nil, amount: Money? = nil, paymentAttempt: Int? = nil) {
         self.reference = reference
         self.state = state
         self.route = route
@@ -105,6 +115,8 @@ public struct ProcessorPaymentUpdate: Hashable, Sendable {
         self.error = error
         self.storedAt = storedAt
         self.captureBefore = captureBefore
+        self.amount = amount
+        self.paymentAttempt = paymentAttempt
     }
 }
 
@@ -188,11 +200,16 @@ public struct PaymentLookupQuery: Hashable, Sendable {
     /// When the current vendor payment was first recorded: a processor with an eventually consistent search
     /// answers ``ProcessorLookup/unknown`` for an empty search until its consistency window has passed since then.
     public var since: Date
+    /// The session's total (amount plus tip), when known. A payment the vendor holds under the reference for another
+    /// amount or currency is not this one (a reused reference): an adapter searching by reference attributes only
+    /// payments of this total, and reports one for another total with its ``ProcessorPaymentUpdate/amount`` so that
+    /// the core records ``PaymentError/Code/duplicateReference``.
+    public var amount: Money?
 
     /// Creates a query.
     public init(reference: String, paymentAttempt: Int = 1, localID: String? = nil, processorPaymentID: String? = nil,
                 recordedState: PaymentState = .outcomeUnknown, route: PaymentRoute? = nil,
-                captureMode: CaptureMode = .automatic, since: Date = .distantPast) {
+                captureMode: CaptureMode = .automatic, since: Date = .distantPast, amount: Money? = nil) {
         self.reference = reference
         self.paymentAttempt = paymentAttempt
         self.localID = localID
@@ -201,6 +218,7 @@ public struct PaymentLookupQuery: Hashable, Sendable {
         self.route = route
         self.captureMode = captureMode
         self.since = since
+        self.amount = amount
     }
 
     /// The query for a recorded session.
@@ -208,7 +226,7 @@ public struct PaymentLookupQuery: Hashable, Sendable {
         let started = session.transitions.last { $0.to == .created }?.at ?? session.createdAt
         self.init(reference: session.reference, paymentAttempt: session.paymentAttempt, localID: session.localID,
                   processorPaymentID: session.processorPaymentID, recordedState: session.state, route: session.route,
-                  captureMode: session.captureMode, since: started)
+                  captureMode: session.captureMode, since: started, amount: session.total)
     }
 
     /// ``PaymentAttempt/vendorAttemptID(reference:)`` of this vendor payment.
@@ -224,7 +242,11 @@ public enum ProcessorLookup: Hashable, Sendable {
     case found(ProcessorPaymentUpdate)
     /// The processor can prove it never received the payment (for example an id it issued that it reports missing
     /// after its consistency window): nothing was charged and nothing can be. Never answer this for an empty search
-    /// inside the consistency window, or when the device may still hold the payment.
+    /// inside the consistency window, or when the device may still hold the payment: a server search cannot see a
+    /// payment the vendor's SDK stores on the device (Stripe's offline store is invisible to its server until
+    /// forwarded), and after a power loss the ledger's write-ahead state (``PaymentState/created``, no ids) proves
+    /// nothing about how far the payment got. The core reads this answer as ``unknown`` for a session that may have
+    /// been stored offline while the processor's queue holds stored payments it does not name.
     case notFound
     /// The processor cannot tell now (offline, a lagging search, records it cannot read). The session stays as it
     /// is, unknown, and is reconciled later; never read as "not charged".

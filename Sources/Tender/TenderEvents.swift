@@ -38,7 +38,9 @@ public enum TenderEvent: Hashable, Sendable {
     case paymentRefused(reference: String, error: PaymentError)
     /// A processor reported a state change the state machine does not allow; the session kept its state.
     case transitionRejected(reference: String, transition: IllegalTransition)
-    /// A forwarding result named a payment the ledger does not hold in this scope.
+    /// A forwarding result named a payment the ledger does not hold in this scope, or one that is not the session's
+    /// current vendor payment (another attempt of the reference, another device payment, or another total: a
+    /// reused reference); the session kept its state.
     case unmatchedForwardingResult(ProcessorPaymentUpdate)
     /// The offline queue changed.
     case queueChanged(OfflineQueueSnapshot)

@@ -11,8 +11,11 @@ extension SquareProcessor {
     /// - A continued attempt (``PaymentAttempt/continuesEarlierPayment``) is first looked for on the device and on
     ///   the server; if Square holds it, that is the outcome. Otherwise it is started again under the same attempt
     ///   id, online only (a stored copy could not be checked against a charge the earlier call may have made), and
-    ///   Square refuses the id (`paymentAttemptIdReused`) if a payment exists under it. Any ending that does not come
-    ///   from Square's answer to this attempt leaves the outcome unknown rather than failed.
+    ///   Square refuses the id (`paymentAttemptIdReused`) if a payment exists under it. An offline-only attempt is
+    ///   never stored a second time: the retry says how long until Square's queue proves it was never stored (the
+    ///   core then starts a new payment), or to go online. A payment Square holds under the reference for another
+    ///   total is another sale's: ``PaymentError/Code/duplicateReference``, never this payment's outcome. Any ending
+    ///   that does not come from Square's answer to this attempt leaves the outcome unknown rather than failed.
     /// - Cancelling the Swift task cancels through `PaymentHandle.cancelPayment()` and keeps waiting: the result is
     ///   `canceled` only when the delegate's `didCancel` confirms it, otherwise whatever Square reports.
     public func startPayment(_ request: PaymentRequest, routing: RoutingDecision, attempt: PaymentAttempt,
@@ -32,20 +35,23 @@ extension SquareProcessor {
                                       message: "Square's payments keep no metadata; send the payment without it (Tender reports supportsMetadata = false for Square)."))
         }
         if continuing {
+            let total = try? request.total()
             let query = PaymentLookupQuery(reference: reference, paymentAttempt: attempt.paymentAttempt,
                                            localID: attempt.localID, processorPaymentID: attempt.processorPaymentID,
                                            recordedState: attempt.previousState ?? .outcomeUnknown,
-                                           captureMode: request.captureMode)
-            if let (found, _) = await paymentHeld(query) {
+                                           captureMode: request.captureMode, amount: total)
+            if let (found, amount) = await paymentHeld(query) {
+                if let total, let amount, amount != total {
+                    return ProcessorPaymentUpdate(reference: reference, state: .outcomeUnknown, error: PaymentError(
+                        .duplicateReference, recovery: .fixRequest, phase: .reconciliation,
+                        message: "Square holds a payment of \(amount) for reference \(reference), not the \(total) of this sale: the reference was used for another sale. It is not recorded as this sale's payment, and this sale is not charged under it; take it again with a new reference."))
+                }
                 return try await report(found, after: attempt.previousState ?? .created, updates: updates)
             }
-            if let wait = await lateArrivalWait(attempt, reference: reference) { return wait }
+            // An offline-only payment sends nothing to Square when it is taken: no request of it can arrive late.
+            if mode != .offlineOnly, let wait = await lateArrivalWait(attempt, reference: reference) { return wait }
             if mode != .onlineOnly {
-                guard mode == .autoDetect else {
-                    return ProcessorPaymentUpdate(reference: reference, state: .outcomeUnknown, error: PaymentError(
-                        .outcomeUnknown, recovery: .goOnline, phase: .routing,
-                        message: "The earlier attempt of \(reference) may have reached Square. It is continued online only, never stored offline, so that it cannot be charged twice: try again when the device is online."))
-                }
+                guard mode == .autoDetect else { return await offlineRetryWait(attempt, reference: reference) }
                 mode = .onlineOnly
             }
         }
@@ -302,6 +308,26 @@ extension SquareProcessor {
         return ProcessorPaymentUpdate(reference: reference, state: .outcomeUnknown, error: PaymentError(
             .outcomeUnknown, recovery: .waitAndRetry, phase: .reconciliation,
             message: "The earlier request of payment attempt \(attemptID) may still reach Square, which does not show it yet. It is not sent again for another \(Int(remaining.rounded(.up))) s, so that the card cannot be charged twice; then taking the same reference again finds it or sends it again."))
+    }
+
+    /// The answer for a continued offline-only attempt that Square does not hold: it cannot be stored again under
+    /// the same attempt id (a stored copy could not be checked against a charge), and a new attempt starts only
+    /// once the attempt is proven never stored (``offlineAttemptAbsence(_:)``, reached through the core's
+    /// reconciliation before each retry). Says what to do: wait out the rest of the proof, or go online when Square's
+    /// server cannot be asked.
+    private func offlineRetryWait(_ attempt: PaymentAttempt, reference: String) async -> ProcessorPaymentUpdate {
+        let attemptID = attempt.vendorAttemptID(reference: reference)
+        if let remaining = absenceProofRemaining(attemptID) {
+            let seconds = Int(max(1, remaining.rounded(.up)))
+            return ProcessorPaymentUpdate(reference: reference, state: .outcomeUnknown, error: PaymentError(
+                .outcomeUnknown, recovery: .waitAndRetry, phase: .reconciliation,
+                message: "Square's offline queue does not hold the earlier offline attempt \(attemptID) and its server shows nothing of it. Tender waits another \(seconds) s to be sure it was never stored (a payment Square processed and removed from the device takes a while to appear in its search); then taking \(reference) again starts a new payment."))
+        }
+        let why = lookup == nil ? "no server lookup is configured, so Square's server cannot confirm it"
+            : "Square's server must confirm it, and cannot be asked now"
+        return ProcessorPaymentUpdate(reference: reference, state: .outcomeUnknown, error: PaymentError(
+            .outcomeUnknown, recovery: .goOnline, phase: .reconciliation,
+            message: "The earlier offline attempt \(attemptID) may have been stored by Square; it is not stored a second time. Whether it was stored is proven from Square's queue and server, and \(why): try again when the device is online."))
     }
 
     /// Square refused the attempt id: a payment exists under it. Find it; never charge again. A payment found for a

@@ -12,18 +12,27 @@ extension SquareProcessor {
     /// key for the attempt, the device holds nothing, and the search shows nothing although the consistency window
     /// (``Configuration/searchConsistencyWindow``) has passed since `query.since`. A missing key alone is no proof
     /// (the SDK replaces keys, a reinstall loses them), nor is an empty search alone (it lags); a payment that was
-    /// stored offline and left the device is never "not found", only not visible yet.
+    /// stored offline and left the device (it has a local id) is never "not found", only not visible yet. An
+    /// offline-only attempt (route offline, no local id) sends nothing to Square when it is taken: it is
+    /// ``ProcessorLookup/notFound`` once Square's own queue proves it was never stored (see
+    /// ``offlineAttemptAbsence(_:)``).
+    ///
+    /// Payments are attributed by reference, vendor payment (local id, or taken since the attempt started) and the
+    /// query's total: a payment Square holds under the reference for another total is another sale's, reported
+    /// with its own total so that the core records a duplicate reference, never this sale's outcome.
     public func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
         await startObserving()
         let attemptID = query.vendorAttemptID
         if let current = await client.paymentManager.currentPaymentHandle,
            current.paymentParameters.paymentAttemptID == attemptID {
             let state: PaymentState = await current.isPaymentCancelable ? .collecting : .processing
+            noteSeen(attemptID, present: true)
             return .found(ProcessorPaymentUpdate(reference: query.reference, state: state))
         }
         let device = await deviceQueue()
         if let payment = Self.deviceMatch(device.payments, query) {
             remember(payment, reference: query.reference)
+            noteSeen(attemptID, present: true)
             return .found(offlineUpdate(payment, reference: query.reference))
         }
         guard let lookup, let locationID = await client.authorizationManager.location?.id else { return .unknown }
@@ -43,7 +52,8 @@ extension SquareProcessor {
             let current = (try? await lookup.payment(id: match.id)) ?? match
             return .found(apiUpdate(current, query))
         }
-        if query.localID != nil || query.route == .offline { return .unknown }
+        if query.localID != nil { return .unknown }
+        if query.route == .offline { return device.readable ? offlineAttemptAbsence(query) : .unknown }
         let key = await client.paymentManager.getIdempotencyKey(withPaymentAttemptId: attemptID)
         let windowPassed = clock.now().timeIntervalSince(query.since) >= configuration.searchConsistencyWindow
         return key == nil && windowPassed && device.readable ? .notFound : .unknown
@@ -62,7 +72,7 @@ extension SquareProcessor {
             return (apiUpdate(payment, query), SquareMapping.money(payment.totalMoney))
         }
         guard let payments = try? await lookup.payments(referenceID: query.reference, locationID: locationID),
-              let charged = payments.last(where: \.isCharge) else { return nil }
+              let charged = Self.preferringTotal(payments.filter(\.isCharge), query.amount) else { return nil }
         let current = (try? await lookup.payment(id: charged.id)) ?? charged
         return (apiUpdate(current, query), SquareMapping.money(current.totalMoney))
     }
@@ -105,6 +115,8 @@ extension SquareProcessor {
         } catch {
             throw unreachable(error)
         }
+        // Another sale's payment under a reused reference is not this attempt's to cancel, nor proof that it charged.
+        if let found = live, let amount = query.amount, SquareMapping.money(found.totalMoney) != amount { live = nil }
         if let live, live.status == .completed {
             throw PaymentError(.invalidState, recovery: .none, phase: .reconciliation,
                                message: "Square completed payment \(live.id) for attempt \(attemptID): it is the payment of \(query.reference), not something to abandon; reconcile it instead.")
@@ -154,12 +166,50 @@ extension SquareProcessor {
 
     /// The server's payment of this vendor payment among the reference's payments: a charge (approved or completed;
     /// at most one per reference, whatever the attempt), else the latest created since the vendor payment was
-    /// recorded. An earlier attempt's declined or canceled payment was created before and is never attributed.
+    /// recorded. An earlier attempt's declined or canceled payment was created before and is never attributed. With
+    /// the query's total known, a payment of that total is preferred; a charge for another total (another sale under
+    /// a reused reference) is still returned, so that its total shows the mismatch (never attributed by the core).
     static func attribute(_ payments: [Square.APIPayment], to query: PaymentLookupQuery) -> Square.APIPayment? {
         let offline = query.localID != nil || query.route == .offline
         let candidates = offline ? payments.filter(\.isOfflinePayment) : payments
-        if let charged = candidates.last(where: \.isCharge) { return charged }
-        return candidates.last { ($0.offlineClientCreatedAt ?? $0.createdAt) >= query.since }
+        if let charged = preferringTotal(candidates.filter(\.isCharge), query.amount) { return charged }
+        let recent = candidates.filter { ($0.offlineClientCreatedAt ?? $0.createdAt) >= query.since }
+        return preferringTotal(recent, query.amount)
+    }
+
+    /// The latest payment of `total` among `payments` when there is one, else the latest (nil when empty).
+    static func preferringTotal(_ payments: [Square.APIPayment], _ total: Money?) -> Square.APIPayment? {
+        if let total, let same = payments.last(where: { SquareMapping.money($0.totalMoney) == total }) { return same }
+        return payments.last
+    }
+
+    /// Records whether the device was seen holding (or running) the vendor payment `attemptID`: the absence proof of
+    /// an offline-only attempt counts from the first lookup that found nothing, and starts again when it is seen.
+    private func noteSeen(_ attemptID: String, present: Bool) {
+        state.withLock { $0.absentSince[attemptID] = present ? nil : ($0.absentSince[attemptID] ?? clock.now()) }
+    }
+
+    /// An offline-only attempt (`offlineOnly`: Square stores it on the device, and sends nothing to its server when
+    /// the card is taken) that the device's readable queue does not hold and Square's search does not show:
+    /// ``ProcessorLookup/notFound`` once both ``Configuration/searchConsistencyWindow`` and
+    /// ``Configuration/lateArrivalWindow`` have passed since the first lookup that found it absent (this launch).
+    /// A payment stored before a kill stays on the device until Square processes it, and the SDK deletes it only
+    /// after that (``Configuration/searchConsistencyWindow`` covers the search catching up with a payment processed
+    /// and deleted just before the first look); after a relaunch nothing can store it any more. Inside the window:
+    /// ``ProcessorLookup/unknown``.
+    func offlineAttemptAbsence(_ query: PaymentLookupQuery) -> ProcessorLookup {
+        let attemptID = query.vendorAttemptID
+        noteSeen(attemptID, present: false)
+        guard let remaining = absenceProofRemaining(attemptID), remaining <= 0 else { return .unknown }
+        return .notFound
+    }
+
+    /// Seconds until an absent offline-only attempt is proven never stored (≤ 0: proven), or nil when it was not
+    /// seen absent this launch.
+    func absenceProofRemaining(_ attemptID: String) -> TimeInterval? {
+        guard let since = state.current.absentSince[attemptID] else { return nil }
+        let window = max(configuration.searchConsistencyWindow, configuration.lateArrivalWindow)
+        return since.addingTimeInterval(window).timeIntervalSince(clock.now())
     }
 
     // MARK: Square's payments as Tender's updates
@@ -193,7 +243,7 @@ extension SquareProcessor {
         return ProcessorPaymentUpdate(reference: payment.referenceID ?? reference, state: state, route: .offline,
                                       processorPaymentID: payment.id, localID: payment.localID,
                                       card: payment.cardDetails.map(SquareMapping.cardDetails), error: error,
-                                      storedAt: payment.createdAt)
+                                      storedAt: payment.createdAt, amount: SquareMapping.money(payment.totalMoney))
     }
 
     /// A payment as Square's server holds it, for this query. Taken offline, it is forwarded (or declined after
@@ -222,6 +272,7 @@ extension SquareProcessor {
             reference: query.reference, state: state, route: offline ? .offline : .online, processorPaymentID: payment.id,
             localID: query.localID, card: payment.cardDetails.map(SquareMapping.cardDetails), error: error,
             storedAt: offline ? payment.offlineClientCreatedAt : nil,
-            captureBefore: payment.status == .approved ? payment.delayedUntil : nil)
+            captureBefore: payment.status == .approved ? payment.delayedUntil : nil,
+            amount: SquareMapping.money(payment.totalMoney))
     }
 }

@@ -17,6 +17,15 @@ import Tender
 ///   amount), refunds through its ``PaymentRefundService`` (`RefundPayment`): the SDK has neither.
 /// - Card surcharges are switched off (`allowCardSurcharge = false`) so the amount recorded is the amount charged;
 ///   metadata is refused (Square's payments keep none).
+/// - Attribution: a payment found by reference (on the device or by `ListPayments`) is the session's only when its
+///   `total_money` is the session's total; one of another total under the same reference is another sale's (a
+///   reference reused after a reinstall) and is reported with its total so that the core records a duplicate
+///   reference, never a success. Square's payments name no attempt: the device's are told apart by `localID` and by
+///   being taken since the attempt started.
+/// - An offline-only attempt sends nothing to Square when the card is taken: when Square's own queue (readable) does
+///   not hold it and its search does not show it, it is ``ProcessorLookup/notFound`` once
+///   ``Configuration/searchConsistencyWindow`` and ``Configuration/lateArrivalWindow`` have passed since it was first
+///   seen absent, and a retry meanwhile says how long to wait (``lookUpPayment(_:)``).
 public final class SquareProcessor: PaymentProcessor {
     /// The adapter's settings, including limits Square's SDK does not report.
     public struct Configuration: Sendable {
@@ -82,6 +91,8 @@ public final class SquareProcessor: PaymentProcessor {
         var tracked: [String: TrackedPayment] = [:]
         /// Whether the observers are registered.
         var observing = false
+        /// Offline-only attempts the device was seen not holding, by payment attempt id: since when (this launch).
+        var absentSince: [String: Date] = [:]
     }
 
     /// An offline payment the adapter saw on the device.

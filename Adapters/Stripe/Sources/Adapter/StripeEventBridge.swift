@@ -8,10 +8,11 @@ final class StripeEventBridge: Stripe.TerminalDelegate, Stripe.OfflineDelegate, 
     let emitter: ProcessorEventEmitter
     private let clock: any TenderClock
     private let network = Locked<Stripe.NetworkStatus?>(nil)
-    /// Per-payment queue entries, by reference.
-    private let queue = Locked<[String: QueuedPayment]>([:])
-    /// The intent each forwarding callback reported, and what it meant, by reference.
-    private let forwarded = Locked<[String: (intent: Stripe.PaymentIntent, update: ProcessorPaymentUpdate)]>([:])
+    /// Per-payment queue entries, by reference and vendor payment (an earlier attempt's result never stands for a
+    /// later attempt's payment).
+    private let queue = Locked<[PaymentKey: QueuedPayment]>([:])
+    /// The intent each forwarding callback reported, and what it meant, by reference and vendor payment.
+    private let forwarded = Locked<[PaymentKey: (intent: Stripe.PaymentIntent, update: ProcessorPaymentUpdate)]>([:])
     /// Waiters for the end of a software update.
     private let updateWaiters = Locked<[SDKCompletion<Stripe.ErrorCode?>]>([])
     /// Since when the SDK is known to have stored nothing (nil: it stores something, or it was not seen yet).
@@ -24,25 +25,49 @@ final class StripeEventBridge: Stripe.TerminalDelegate, Stripe.OfflineDelegate, 
 
     // MARK: What the callbacks said
 
+    /// A payment's key: the reference and the vendor payment its intent's metadata names.
+    struct PaymentKey: Hashable {
+        var reference: String
+        var paymentAttempt: Int
+    }
+
     /// The queue entries known to this launch, oldest first.
-    var queuedPayments: [QueuedPayment] { queue.current.values.sorted { ($0.storedAt, $0.reference) < ($1.storedAt, $1.reference) } }
+    var queuedPayments: [QueuedPayment] {
+        queue.current.values.sorted {
+            ($0.storedAt, $0.reference, $0.paymentAttempt ?? 1) < ($1.storedAt, $1.reference, $1.paymentAttempt ?? 1)
+        }
+    }
 
-    /// The entry for one reference, if known.
-    func queuedPayment(_ reference: String) -> QueuedPayment? { queue.current[reference] }
+    /// The entry of the latest vendor payment of a reference, if known.
+    func queuedPayment(_ reference: String) -> QueuedPayment? {
+        queue.current.filter { $0.key.reference == reference }.max { $0.key.paymentAttempt < $1.key.paymentAttempt }?.value
+    }
 
-    /// The intent a forwarding callback reported for `reference`, if any (this launch).
-    func forwardedIntent(_ reference: String) -> Stripe.PaymentIntent? { forwarded.current[reference]?.intent }
+    /// The intent a forwarding callback reported for this vendor payment, if any (this launch).
+    func forwardedIntent(_ reference: String, paymentAttempt: Int) -> Stripe.PaymentIntent? {
+        forwarded.current[PaymentKey(reference: reference, paymentAttempt: paymentAttempt)]?.intent
+    }
 
-    /// What the last forwarding callback for `reference` meant (forwarded, declined, failed to forward), if any.
-    func forwardingResult(_ reference: String) -> ProcessorPaymentUpdate? { forwarded.current[reference]?.update }
+    /// The intent a forwarding callback reported for the latest vendor payment of a reference, if any.
+    func latestForwardedIntent(_ reference: String) -> Stripe.PaymentIntent? {
+        forwarded.current.filter { $0.key.reference == reference }
+            .max { $0.key.paymentAttempt < $1.key.paymentAttempt }?.value.intent
+    }
+
+    /// What the last forwarding callback for this vendor payment meant (forwarded, declined, failed to forward).
+    func forwardingResult(_ reference: String, paymentAttempt: Int) -> ProcessorPaymentUpdate? {
+        forwarded.current[PaymentKey(reference: reference, paymentAttempt: paymentAttempt)]?.update
+    }
 
     /// Records a payment this launch stored, with the SDK's `storedAt`.
     func trackStored(reference: String, intent: Stripe.PaymentIntent) {
         guard let storedAt = intent.offlineDetails?.storedAt, let amount = try? Self.money(intent) else { return }
+        let attempt = StripeMapping.paymentAttempt(intent)
+        let key = PaymentKey(reference: reference, paymentAttempt: attempt)
         queue.withLock { queue in
-            if queue[reference]?.status.countsAsStored == false { return }
-            queue[reference] = QueuedPayment(reference: reference, processorPaymentID: intent.stripeId, amount: amount,
-                                             storedAt: storedAt, status: .stored)
+            if queue[key]?.status.countsAsStored == false { return }
+            queue[key] = QueuedPayment(reference: reference, processorPaymentID: intent.stripeId, amount: amount,
+                                       storedAt: storedAt, status: .stored, paymentAttempt: attempt)
         }
     }
 
@@ -104,13 +129,14 @@ final class StripeEventBridge: Stripe.TerminalDelegate, Stripe.OfflineDelegate, 
         case .storedOffline: .stored
         default: .failedToForward
         }
-        if status != .stored { forwarded.withLock { $0[update.reference] = (intent, update) } }
+        let attempt = StripeMapping.paymentAttempt(intent)
+        let key = PaymentKey(reference: update.reference, paymentAttempt: attempt)
+        if status != .stored { forwarded.withLock { $0[key] = (intent, update) } }
         queue.withLock { queue in
-            let storedAt = intent.offlineDetails?.storedAt ?? queue[update.reference]?.storedAt
+            let storedAt = intent.offlineDetails?.storedAt ?? queue[key]?.storedAt
             guard let storedAt, let amount = try? Self.money(intent) else { return }
-            queue[update.reference] = QueuedPayment(reference: update.reference,
-                                                    processorPaymentID: update.processorPaymentID,
-                                                    amount: amount, storedAt: storedAt, status: status)
+            queue[key] = QueuedPayment(reference: update.reference, processorPaymentID: update.processorPaymentID,
+                                       amount: amount, storedAt: storedAt, status: status, paymentAttempt: attempt)
         }
         if status == .stored, let error = update.error {
             // The SDK keeps it and forwards it later: not a result for the payment, a reason it is still stored.

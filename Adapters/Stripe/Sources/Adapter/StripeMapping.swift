@@ -15,6 +15,15 @@ public enum StripeMapping {
     /// The metadata key of an in-person refund's idempotency key (the SDK's refunds take none).
     public static let refundMetadataKey = "tender_refund"
 
+    /// An intent's total (amount plus any on-reader tip) as `Money`, or nil for a currency Tender does not know.
+    public static func total(_ intent: Stripe.PaymentIntent) -> Money? {
+        let (sum, overflow) = intent.amount.addingReportingOverflow(intent.amountTip ?? 0)
+        guard !overflow, let minorUnits = Int64(exactly: sum), let currency = try? Currency(code: intent.currency) else {
+            return nil
+        }
+        return Money(minorUnits: minorUnits, currency: currency)
+    }
+
     /// The vendor payment number an intent's metadata names (1 when absent).
     public static func paymentAttempt(_ intent: Stripe.PaymentIntent) -> Int {
         intent.metadata[attemptMetadataKey].flatMap(Int.init) ?? 1
@@ -147,12 +156,15 @@ public enum StripeMapping {
     }
 
     /// What an intent says, as an update for `reference`: the state, the route, the ids, the card, the vendor's
-    /// `storedAt` and `captureBefore`, and the error a decline, an expired or a to-be-renewed authorization carries.
+    /// `storedAt` and `captureBefore`, the error a decline, an expired or a to-be-renewed authorization carries, and
+    /// what attributes it (the intent's total and the vendor payment its `tender_attempt` metadata names), so that
+    /// the core never records another sale's intent on a session.
     public static func update(for intent: Stripe.PaymentIntent, reference: String) -> ProcessorPaymentUpdate {
         let state = paymentState(intent)
         var update = ProcessorPaymentUpdate(reference: reference, state: state, route: route(intent),
                                             processorPaymentID: intent.stripeId, card: cardDetails(intent),
-                                            storedAt: intent.offlineDetails?.storedAt)
+                                            storedAt: intent.offlineDetails?.storedAt, amount: total(intent),
+                                            paymentAttempt: intent.metadata[attemptMetadataKey].flatMap(Int.init))
         if state == .authorized || state == .forwarded {
             update.captureBefore = intent.authorizedCharge?.cardPresentDetails?.captureBefore
         }

@@ -36,7 +36,7 @@ extension StripeProcessor {
                                                           message: "The payment was not routed."))
         }
         var intent: Stripe.PaymentIntent
-        switch await continuation(of: reference, attempt: attempt) {
+        switch await continuation(of: reference, attempt: attempt, total: try? request.total()) {
         case .report(let update):
             return update
         case .resume(let existing):
@@ -104,7 +104,7 @@ extension StripeProcessor {
     public func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
         -> ProcessorPaymentUpdate {
         let queued = bridge.queuedPayment(reference)
-        let known = bridge.forwardedIntent(reference) ?? held[reference]?.intent
+        let known = bridge.latestForwardedIntent(reference) ?? held[reference]?.intent
         if queued?.status == .stored || (queued == nil && known?.offlineDetails?.requiresUpload == true) {
             throw PaymentError(.invalidState, recovery: .waitAndRetry, phase: .capture,
                                message: "The payment is stored offline and not forwarded yet; capture it after forwarding.")

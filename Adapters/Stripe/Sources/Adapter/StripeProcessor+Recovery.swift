@@ -20,6 +20,10 @@ extension StripeProcessor {
         case missingByID
         /// The search found nothing: it may not be indexed yet.
         case searchEmpty
+        /// The search found intents of the reference and vendor payment, none for this payment's total: another
+        /// sale's (a reused reference). Never this payment's; the one closest to done is given so that its total
+        /// can be reported.
+        case otherSale(Stripe.PaymentIntent)
         /// Stripe could not be asked (no server lookup, or it failed).
         case unreachable(String)
     }
@@ -28,16 +32,19 @@ extension StripeProcessor {
 
     /// How to continue `reference`'s vendor payment `attempt.paymentAttempt`: from the SDK object this launch holds,
     /// else (after a relaunch, when the core says an earlier call may have started it) from Stripe's copy. Never
-    /// ``Continuation/start`` while an earlier intent of the same vendor payment could still charge.
-    func continuation(of reference: String, attempt: PaymentAttempt) async -> Continuation {
+    /// ``Continuation/start`` while an earlier intent of the same vendor payment could still charge, and never
+    /// another sale's intent found under the same reference (`total` is this payment's).
+    func continuation(of reference: String, attempt: PaymentAttempt, total: Money?) async -> Continuation {
         if let local = held[reference], local.paymentAttempt == attempt.paymentAttempt {
             return await continuation(from: local, reference: reference)
         }
         guard attempt.continuesEarlierPayment else { return .start }
         switch await serverCopy(reference: reference, paymentAttempt: attempt.paymentAttempt,
-                                processorPaymentID: attempt.processorPaymentID) {
+                                processorPaymentID: attempt.processorPaymentID, amount: total) {
         case .found(let server):
             return await continuation(fromServer: server, reference: reference, paymentAttempt: attempt.paymentAttempt)
+        case .otherSale(let other):
+            return .report(ended(reference, .outcomeUnknown, Self.otherSaleError(other, reference: reference, total: total)))
         case .missingByID, .searchEmpty:
             return .report(unknown(reference, "Stripe has no record of this payment yet (its search lags, and the "
                 + "device may hold it offline); a new PaymentIntent is not created while the first could still "
@@ -75,11 +82,12 @@ extension StripeProcessor {
     /// confirm it offline: a copy confirmed offline would be a second authorization when forwarded.
     private func continueUnknownConfirmation(_ local: HeldIntent, reference: String) async -> Continuation {
         if let id = local.intent.stripeId, serverLookup != nil {
-            switch await serverCopy(reference: reference, paymentAttempt: local.paymentAttempt, processorPaymentID: id) {
+            switch await serverCopy(reference: reference, paymentAttempt: local.paymentAttempt, processorPaymentID: id,
+                                    amount: nil) {
             case .found(let server) where Self.stripeActed(on: server, since: local.intent):
                 held[reference]?.confirmOutcomeUnknown = false
                 return .report(outcome(StripeMapping.update(for: server, reference: reference)))
-            case .found, .missingByID, .searchEmpty:
+            case .found, .missingByID, .searchEmpty, .otherSale:
                 break
             case .unreachable(let why):
                 return .report(unknown(reference, "Whether Stripe received the confirmation cannot be checked now "
@@ -134,20 +142,27 @@ extension StripeProcessor {
     /// only with proof: an id Stripe reports missing, or an empty search once ``searchConsistencyWindow`` has
     /// passed both since the payment was first recorded and since the SDK was last seen storing anything (a payment
     /// it forwarded a moment ago, perhaps before a relaunch, is not searchable yet). With payments held by the SDK
-    /// (it lists none) the answer is ``ProcessorLookup/unknown``: the forwarding callback resolves it.
+    /// (it lists none) the answer is ``ProcessorLookup/unknown``: the forwarding callback resolves it. The recorded
+    /// state is no proof either: a session still `created` may have lost its later records in a power loss.
+    ///
+    /// A searched intent is attributed only when its metadata names the query's vendor payment and its total is the
+    /// query's ``PaymentLookupQuery/amount``; intents of the reference for another total are reported as found with
+    /// their own total, which the core records as a duplicate reference (never as this payment's outcome).
     public func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
         let reference = query.reference
         let local = held[reference].flatMap { $0.paymentAttempt == query.paymentAttempt ? $0 : nil }
-        let forwarded = bridge.forwardedIntent(reference).flatMap {
-            StripeMapping.paymentAttempt($0) == query.paymentAttempt ? $0 : nil
-        }
-        let forwardingResult = forwarded == nil ? nil : bridge.forwardingResult(reference)
+        let forwarded = bridge.forwardedIntent(reference, paymentAttempt: query.paymentAttempt)
+        let forwardingResult = bridge.forwardingResult(reference, paymentAttempt: query.paymentAttempt)
         let device = forwarded ?? local?.intent
         if forwarded == nil, let local, local.intent.offlineDetails?.requiresUpload == true {
             return .found(StripeMapping.update(for: local.intent, reference: reference))
         }
         let id = query.processorPaymentID ?? forwarded?.stripeId ?? local?.intent.stripeId
-        switch await serverCopy(reference: reference, paymentAttempt: query.paymentAttempt, processorPaymentID: id) {
+        switch await serverCopy(reference: reference, paymentAttempt: query.paymentAttempt, processorPaymentID: id,
+                                amount: query.amount) {
+        case .otherSale(let other):
+            // Reported with its total, so that the core records a duplicate reference, never this sale's outcome.
+            return .found(StripeMapping.update(for: other, reference: reference))
         case .found(let server):
             if let local, local.confirmOutcomeUnknown || local.intent.status == .requiresConfirmation,
                !Self.stripeActed(on: server, since: local.intent) {
@@ -171,12 +186,10 @@ extension StripeProcessor {
             // What the SDK said when it forwarded it (a dropped payment never reaches Stripe's search).
             if let forwardingResult { return .found(forwardingResult) }
             if let device { return deviceAnswer(device, local: local, reference: reference) }
-            // Proof by the core's write-ahead rule: `collecting` is recorded (with the intent's id when it has one)
-            // before any card is read. A vendor payment still `created`, with no id, never read a card: whatever
-            // intent it may have created can neither have charged nor have been stored.
-            if query.recordedState == .created, query.processorPaymentID == nil, query.localID == nil {
-                return .notFound
-            }
+            // A session still `created`, with no id, proves nothing: `collecting` and `processing` are not synced to
+            // disk one by one, so after a power loss the write-ahead record is all that is left of a payment that
+            // may have been collected, confirmed online, or stored by the SDK (whose store is durable and invisible
+            // to the search until it forwards). It gets the same proof as any other state.
             // Proof of absence: recorded longer ago than the window, and the SDK seen storing nothing for at least
             // the window (a payment it forwarded just before would not be searchable yet).
             await observeStoredCount()
@@ -200,8 +213,11 @@ extension StripeProcessor {
     }
 
     /// Stripe's copy of a vendor payment: by id when known (consistent), else by searching Tender's reference in
-    /// the metadata and retrieving the best match by id.
-    func serverCopy(reference: String, paymentAttempt: Int, processorPaymentID: String?) async -> ServerAnswer {
+    /// the metadata and retrieving the best match by id. A searched intent is this payment's only when its metadata
+    /// names the same vendor payment and, when `amount` is known, its total is `amount`: intents of the reference
+    /// for another total are another sale's (``ServerAnswer/otherSale(_:)``).
+    func serverCopy(reference: String, paymentAttempt: Int, processorPaymentID: String?,
+                    amount: Money?) async -> ServerAnswer {
         guard let serverLookup else { return .unreachable("no server lookup is configured") }
         do {
             if let processorPaymentID {
@@ -210,11 +226,24 @@ extension StripeProcessor {
             let found = try await serverLookup.paymentIntents(metadataKey: StripeMapping.referenceMetadataKey,
                                                                 value: reference)
                 .filter { StripeMapping.paymentAttempt($0) == paymentAttempt }
-            guard let best = Self.mostAdvanced(found), let id = best.stripeId else { return .searchEmpty }
+            let matching = amount.map { amount in found.filter { StripeMapping.total($0) == amount } } ?? found
+            guard let best = Self.mostAdvanced(matching), let id = best.stripeId else {
+                return Self.mostAdvanced(found).map(ServerAnswer.otherSale) ?? .searchEmpty
+            }
             return try await serverLookup.paymentIntent(id: id).map(ServerAnswer.found) ?? .found(best)
         } catch {
             return .unreachable("\(error)")
         }
+    }
+
+    /// ``PaymentError/Code/duplicateReference``: Stripe holds `other` under the reference, for another total.
+    static func otherSaleError(_ other: Stripe.PaymentIntent, reference: String, total: Money?) -> PaymentError {
+        let theirs = StripeMapping.total(other).map { "\($0)" } ?? "another total"
+        let ours = total.map { "the \($0) of this sale" } ?? "this sale's total"
+        return PaymentError(.duplicateReference, recovery: .fixRequest, phase: .reconciliation,
+                            message: "Stripe holds a PaymentIntent of \(theirs) for reference \(reference), not \(ours): the "
+                                + "reference was used for another sale. It is neither continued nor recorded as this sale's; "
+                                + "take this sale with a new reference.")
     }
 
     /// Whether the SDK may hold this intent stored offline: Stripe has not seen it confirmed, it was not created
@@ -302,7 +331,8 @@ extension StripeProcessor {
         }
         if local?.intent.offlineDetails?.requiresUpload == true { return nil }
         let id = query.processorPaymentID ?? local?.intent.stripeId
-        switch await serverCopy(reference: reference, paymentAttempt: query.paymentAttempt, processorPaymentID: id) {
+        switch await serverCopy(reference: reference, paymentAttempt: query.paymentAttempt, processorPaymentID: id,
+                                amount: query.amount) {
         case .found(let server):
             if server.status == .succeeded {
                 throw PaymentError(.invalidState, recovery: .none, phase: .reconciliation,
@@ -318,8 +348,8 @@ extension StripeProcessor {
                 throw PaymentError(.networkUnavailable, recovery: .waitAndRetry, phase: .cancellation,
                                    message: "PaymentIntent \(id) could not be canceled now: \(error).")
             }
-        case .missingByID, .searchEmpty:
-            return nil
+        case .missingByID, .searchEmpty, .otherSale:
+            return nil  // nothing of this payment (another sale's intent is not this one's to cancel)
         case .unreachable(let why):
             if serverLookup == nil { return nil }
             throw PaymentError(.networkUnavailable, recovery: .waitAndRetry, phase: .cancellation,

@@ -14,6 +14,17 @@ import Tender
 ///   PaymentIntent, having canceled the old one (``abandonPayment(_:)``).
 /// - What the SDK and Stripe say is merged so that a lagging server copy never overrides a more advanced local one,
 ///   and an empty search is "not seen yet" until ``searchConsistencyWindow`` has passed (``lookUpPayment(_:)``).
+/// - A lookup that cannot see the SDK's store is not proof: the SDK stores offline payments durably and lists none of
+///   them (`offlineStatus.sdk` gives only a count and amounts by currency), and Stripe's search sees a stored intent
+///   only once forwarded. An empty search is ``ProcessorLookup/notFound`` only after the window with the SDK seen
+///   storing nothing for as long, whatever state the ledger recorded (after a power loss `created` may be all that
+///   is left of a payment the SDK stored); the core also reads "not found" as unknown while the SDK counts stored
+///   payments that could be the session's.
+/// - Attribution: an intent found by search is the session's only when its metadata names the same vendor payment and
+///   its total is the session's; updates carry the intent's total and attempt
+///   (``Tender/ProcessorPaymentUpdate/amount``, ``Tender/ProcessorPaymentUpdate/paymentAttempt``), and forwarding
+///   results are kept by reference and attempt, so an intent of another sale under a reused reference is a
+///   duplicate reference, and an earlier attempt's result never lands on a later one.
 /// - Capture, void, refunds and server lookups go through the app's server: ``PaymentCaptureService``,
 ///   ``PaymentRefundService`` and ``StripeServerLookup`` (Stripe captures, refunds and searches on the server on
 ///   iOS); Interac refunds go through the reader.

@@ -145,14 +145,16 @@ struct StripeRecoveryTests {
         #expect(await simulator.chargeCount(reference: "FJ") == 1)
     }
 
-    @Test("proofs: an id Stripe reports missing; a payment still `created` (no card was read); unreachable is unknown")
+    @Test("proofs: an id Stripe reports missing; a payment still `created` only after the windows (a power loss can leave `created` behind a stored payment); unreachable is unknown")
     func proofAndUnreachable() async throws {
         let (simulator, clock) = makeSimulator()
         let processor = try await connectedProcessor(simulator, clock: clock)
-        #expect(try await processor.lookUpPayment(PaymentLookupQuery(reference: "C", recordedState: .created,
-                                                                     since: clock.now())) == .notFound)
+        let created = PaymentLookupQuery(reference: "C", recordedState: .created, since: clock.now())
+        #expect(try await processor.lookUpPayment(created) == .unknown, "`created` with no id is no proof by itself")
         #expect(try await processor.lookUpPayment(PaymentLookupQuery(reference: "C", recordedState: .collecting,
                                                                      since: clock.now())) == .unknown)
+        clock.advance(by: StripeProcessor.defaultSearchConsistencyWindow)
+        #expect(try await processor.lookUpPayment(created) == .notFound, "nothing stored, search empty, windows passed")
         #expect(try await processor.lookUpPayment(PaymentLookupQuery(reference: "X", processorPaymentID: "pi_missing"))
             == .notFound)
         let done = try await pay(processor, sale("UN"))
