@@ -56,6 +56,8 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
         public var changedAt: Date
         /// When it was stored offline, if it was.
         public var storedAt: Date?
+        /// What a manual capture took (at most ``amount``), once captured.
+        public var capturedAmount: Money?
         /// How the card behaves when forwarded.
         var declinesWhenForwarded: Bool
         /// The capture mode.

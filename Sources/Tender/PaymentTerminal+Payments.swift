@@ -245,6 +245,7 @@ extension PaymentTerminal {
             || (update.error != nil && update.error != session.lastError)
             || (update.storedAt != nil && update.storedAt != session.storedAt)
             || (update.captureBefore != nil && update.captureBefore != session.captureBefore)
+            || (update.capturedAmount != nil && update.capturedAmount != session.capturedAmount)
     }
 
     /// Cancels the payment in progress with this reference, through the processor; the session ends
@@ -274,7 +275,7 @@ extension SessionChange {
         self.init(reference: reference, expectedState: expectedState, newState: update.state, at: at,
                   route: update.route, processorPaymentID: update.processorPaymentID, localID: update.localID,
                   card: update.card, error: error ?? update.error, storedAt: update.storedAt,
-                  captureBefore: update.captureBefore, note: note)
+                  captureBefore: update.captureBefore, note: note, capturedAmount: update.capturedAmount)
     }
 }
 

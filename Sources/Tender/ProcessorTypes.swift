@@ -91,11 +91,15 @@ public struct ProcessorPaymentUpdate: Hashable, Sendable {
     public var storedAt: Date?
     /// The vendor's deadline for capturing an authorized payment, if known.
     public var captureBefore: Date?
+    /// What the vendor captured of a manual-capture payment, when it says (Stripe's `amount_received`): the core
+    /// records it as ``PaymentSession/capturedAmount``. A capture through ``PaymentTerminal/capture(reference:amount:)``
+    /// records the amount asked when the adapter leaves this `nil`.
+    public var capturedAmount: Money?
 
     /// Creates an update.
     public init(reference: String, state: PaymentState, route: PaymentRoute? = nil, processorPaymentID: String? = nil,
                 localID: String? = nil, card: CardDetails? = nil, error: PaymentError? = nil, storedAt: Date? = nil,
-                captureBefore: Date? = nil) {
+                captureBefore: Date? = nil, capturedAmount: Money? = nil) {
         self.reference = reference
         self.state = state
         self.route = route
@@ -105,6 +109,7 @@ public struct ProcessorPaymentUpdate: Hashable, Sendable {
         self.error = error
         self.storedAt = storedAt
         self.captureBefore = captureBefore
+        self.capturedAmount = capturedAmount
     }
 }
 
