@@ -33,7 +33,10 @@ extension PaymentTerminal {
     /// when the vendor confirms, otherwise with the vendor's real outcome or ``PaymentState/outcomeUnknown``
     /// (reconciled later).
     /// - Returns: the session as recorded, in the state the processor reported.
-    /// - Throws: ``PaymentError`` when refused before the processor was called, or when the ledger fails.
+    /// - Throws: ``PaymentError`` when refused before the processor was called, or when the ledger fails. A ledger
+    ///   that fails after the processor was asked (the card may have been charged) throws
+    ///   ``PaymentError/Code/outcomeUnknown`` with ``PaymentError/Recovery/retrySamePayment``: take the same
+    ///   reference again, never a new one.
     public func takePayment(_ request: PaymentRequest) async throws -> PaymentSession {
         do {
             return try await takePaymentChecked(request)
@@ -118,8 +121,13 @@ extension PaymentTerminal {
 
         let recorder = PaymentRecorder(session: live[request.reference]!, scope: scope, ledger: ledger, clock: clock,
                                        hub: hub)
-        let outcome = try await runProcessor(request, routing: decision, attempt: attempt, recorder: recorder)
-        try await recorder.record(outcome)
+        // From here on the processor may charge: a ledger that fails now must not read as "nothing happened".
+        do {
+            let outcome = try await runProcessor(request, routing: decision, attempt: attempt, recorder: recorder)
+            try await recorder.record(outcome)
+        } catch {
+            throw outcomeNotRecorded(request.reference, cause: error)
+        }
         live[request.reference] = recorder.session
         var session = try await recordedSession(request.reference)
         if PaymentStateMachine.newAttemptStates.contains(session.state) {
@@ -135,6 +143,17 @@ extension PaymentTerminal {
     private func lastStateChange(of session: PaymentSession) async throws -> Date {
         let full = try await ledger.session(reference: session.reference, scope: scope) ?? session
         return full.transitions.last { $0.from != $0.to }?.at ?? full.updatedAt
+    }
+
+    /// The error of a payment whose processor may have charged but whose step or outcome the ledger could not
+    /// record (a full disk, an I/O error, another process holding the file's lock): the outcome is unknown, and the
+    /// same reference is the safe retry. The write-ahead record is in the ledger: a retry of the reference, the
+    /// queue poller or ``recover()`` asks the processor and records what it did, never charging again.
+    func outcomeNotRecorded(_ reference: String, cause: any Error) -> PaymentError {
+        let detail = (cause as? PaymentError)?.message ?? "\(cause)"
+        return PaymentError(
+            .outcomeUnknown, recovery: .retrySamePayment, phase: .ledger,
+            message: "The card may have been charged: \(processor.name) was asked to take payment \(reference), but Tender could not record what happened (\(detail)). Do not take the money another way or under a new order number: taking the same reference again is safe — it asks \(processor.name) and continues or returns the same payment, never a second charge; recover() repairs the record.")
     }
 
     /// What `takePayment` does with a reference.

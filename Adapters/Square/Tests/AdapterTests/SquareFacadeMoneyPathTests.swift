@@ -68,8 +68,11 @@ struct SquareFacadeMoneyPathTests {
             #expect(error.message.contains("may have been charged"), "\(error.message)")
         }
         #expect(await world.simulator.chargeCount(referenceID: "fin-1") == 1)
-        _ = await terminal.recover()
-        #expect(try await terminal.session(reference: "fin-1")?.state == .succeeded)
+        // Square's search shows the payment once its consistency window has passed (before, a lookup is unknown).
+        world.clock.advance(by: 90)
+        let report = await terminal.recover()
+        let recovered = try await terminal.session(reference: "fin-1")
+        #expect(recovered?.state == .succeeded, "\(report) \(String(describing: recovered))")
         #expect(try await terminal.takePayment(sale).state == .succeeded)
         #expect(await world.simulator.chargeCount(referenceID: "fin-1") == 1)
     }
