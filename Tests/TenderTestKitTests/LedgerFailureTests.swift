@@ -112,3 +112,28 @@ private func polled(_ condition: () async -> Bool) async -> Bool {
         #expect(try await terminal.session(reference: "ref-1")?.refunds.count == 1)
     }
 }
+
+/// Issue 18, item 7: recovery records what it can, and says what it could not.
+@Suite struct RecoveryLedgerFailureTests {
+    @Test("recover() with a ledger failing one session's write: the others are recorded, that one is reported")
+    func recoverReportsWhatItCouldNotRecord() async throws {
+        let processor = InMemoryPaymentProcessor()
+        let ledger = FaultInjectingLedger(wrapping: InMemoryPaymentLedger())
+        let terminal = PaymentTerminal(processor: processor, ledger: ledger, scope: shop, clock: ManualClock())
+        for reference in ["rec-Y", "rec-X"] {
+            processor.injectTimeout(.timeOutAfterCharge)
+            #expect(try await terminal.takePayment(PaymentRequest(amount: usd(700), reference: reference)).state
+                    == .outcomeUnknown)
+        }
+        ledger.failWrites { $0.reference == "rec-X" }
+        let report = await terminal.recover()
+        #expect(report.resolved.map(\.reference) == ["rec-Y"], "\(report)")
+        #expect(report.notRecorded == ["rec-X"])
+        #expect(report.skipped.isEmpty)
+        #expect(try await terminal.session(reference: "rec-Y")?.state == .succeeded)
+        #expect(try await terminal.session(reference: "rec-X")?.state == .outcomeUnknown)
+        ledger.heal()
+        let again = await terminal.recover()
+        #expect(again.resolved.map(\.reference) == ["rec-X"])
+    }
+}
