@@ -4,8 +4,10 @@ extension PaymentTerminal {
     /// The routing decision this request would get now, without taking it.
     public func route(for request: PaymentRequest) async throws -> RoutingDecision {
         try request.validate()
+        let capabilities = await processor.capabilities()
+        try check(request, against: capabilities)
         await refreshNetworkStatus()
-        return try await route(request, capabilities: await processor.capabilities())
+        return try await route(request, capabilities: capabilities)
     }
 
     /// Routes under the merged limits. For a policy that may go offline, the stored queue is the larger of the
@@ -166,10 +168,16 @@ extension PaymentTerminal {
     /// States whose outcome is not definite: a retry continues the same vendor payment.
     static let unfinishedStates: Set<PaymentState> = [.created, .collecting, .processing, .outcomeUnknown]
 
-    private func check(_ request: PaymentRequest, against capabilities: ProcessorCapabilities) throws {
+    func check(_ request: PaymentRequest, against capabilities: ProcessorCapabilities) throws {
         if let currencies = capabilities.supportedCurrencies, !currencies.contains(request.amount.currency) {
             throw PaymentError(.invalidCurrency, recovery: .fixRequest, phase: .validation,
                                message: "\(processor.name) does not accept \(request.amount.currency.code) here.")
+        }
+        if let limits = capabilities.amountLimits, let maximum = limits.maximum(for: request.amount.currency),
+           let total = try? request.total(), total.minorUnits > maximum {
+            let ceiling = Money(minorUnits: maximum, currency: total.currency)
+            throw PaymentError(.invalidAmount, recovery: .fixRequest, phase: .validation,
+                               message: "\(total) is more than \(processor.name) accepts in one payment: at most \(ceiling) (\(limits.source)\(limits.isDocumented ? "" : "; the app's setting, not a figure the vendor documents")). Take it as several payments.")
         }
         if request.captureMode == .manual, !capabilities.supportsManualCapture {
             throw PaymentError(.invalidRequest, recovery: .fixRequest, phase: .validation,

@@ -118,8 +118,13 @@ public actor HouseAccountSimulator: HouseAccountClient {
         return charged
     }
 
+    /// The most the vendor takes in one charge, in cents: 50,000.00 (its documented limit; more is refused with
+    /// ``HouseAccountError/amountTooLarge``, held or sent).
+    public static let maximumCharge: Int64 = 5_000_000
+
     private func chargeNow(account: String, orderNumber: String, amount: Int64, currency: String, hold: HoldMode,
                            settleImmediately: Bool) throws(HouseAccountError) -> HouseCharge {
+        guard amount <= Self.maximumCharge else { throw .amountTooLarge }
         if let existing = (server.values.first { $0.orderNumber == orderNumber } ?? held.first { $0.orderNumber == orderNumber }) {
             guard existing.amount == amount else { throw .orderNumberReused }
             return existing

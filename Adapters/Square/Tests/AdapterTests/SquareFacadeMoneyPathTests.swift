@@ -76,4 +76,30 @@ struct SquareFacadeMoneyPathTests {
         #expect(try await terminal.takePayment(sale).state == .succeeded)
         #expect(await world.simulator.chargeCount(referenceID: "fin-1") == 1)
     }
+
+    @Test("Square documents no maximum: none is declared by default; a configured account limit is applied before Square is asked")
+    func amountLimit() async throws {
+        var limited = SquareSimulator.Configuration()
+        limited.maximumPaymentAmount = 50_000_00  // an account limit (UNVERIFIED as a Square fact)
+        let undeclared = try await SquareWorld(configuration: limited)
+        #expect(await undeclared.processor.capabilities().amountLimits == nil)
+        // Without the adapter knowing, Square refuses it late: nothing charged, but the vendor was asked.
+        let late = try await squareTerminal(undeclared).takePayment(SquareWorld.sale("big-1", cents: 50_000_01))
+        #expect(late.state == .failed && late.lastError?.vendor?.name == "invalidPaymentParameters")
+
+        let declared = try await SquareWorld(configuration: limited, adapter: { $0.maximumAmounts = [.usd: 50_000_00] })
+        let limits = try #require(await declared.processor.capabilities().amountLimits)
+        #expect(!limits.isDocumented)
+        let terminal = squareTerminal(declared)
+        do {
+            _ = try await terminal.takePayment(SquareWorld.sale("big-2", cents: 50_000_01))
+            Issue.record("an amount above the configured maximum reached Square")
+        } catch let error as PaymentError {
+            #expect(error.code == .invalidAmount && error.phase == .validation)
+            #expect(error.message.contains("50000.00 USD"), "\(error.message)")
+        }
+        #expect(try await terminal.session(reference: "big-2") == nil)
+        #expect(await declared.simulator.serverPayments.isEmpty)
+        #expect(try await terminal.takePayment(SquareWorld.sale("big-3", cents: 50_000_00)).state == .succeeded)
+    }
 }
