@@ -186,6 +186,17 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
         }
     }
 
+    /// How much the processor has captured of a reference's payments, in minor units: what a manual capture took,
+    /// and the whole of a payment captured automatically (online, or once forwarded).
+    public func captured(reference: String) -> Int64 {
+        state.withLock { s in
+            s.held.values.filter { $0.reference == reference }.reduce(Int64(0)) { sum, held in
+                let isCaptured = held.state == .succeeded || (held.state == .forwarded && held.captureMode == .automatic)
+                return isCaptured ? sum + (held.capturedAmount ?? held.amount).minorUnits : sum
+            }
+        }
+    }
+
     /// The most advanced payment the processor holds for a reference, if any.
     public func heldPayment(reference: String) -> HeldPayment? {
         state.withLock { s in s.held.values.filter { $0.reference == reference }.max { $0.changedAt < $1.changedAt } }

@@ -98,6 +98,15 @@ public actor HouseAccountSimulator: HouseAccountClient {
         }.count
     }
 
+    /// The total settled (captured) for an order number, in cents, read on the server without its search lag (a
+    /// test's view of the vendor's books).
+    public func settledAmount(orderNumber: String, includingAttempts: Bool = false) -> Int64 {
+        server.values.filter {
+            ($0.orderNumber == orderNumber || (includingAttempts && $0.orderNumber.hasPrefix(orderNumber + "#")))
+                && $0.status == .settled
+        }.reduce(Int64(0)) { $0 + $1.amount }
+    }
+
     /// Whether the server is reachable.
     public func isReachable() -> Bool { reachable }
 
