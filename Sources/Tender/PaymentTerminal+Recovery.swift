@@ -8,8 +8,8 @@ extension PaymentTerminal {
     /// the processor still holds stay ``PaymentState/storedOffline``.
     ///
     /// Each session is recovered on its own: the processor is asked about the sessions in turn and what it says is
-    /// committed in batches (``recoveryBatchSize`` sessions, or what was learned within
-    /// ``recoveryBatchSeconds``), so recovering a thousand sessions costs a few commits. A session that a concurrent
+    /// committed in batches (500 sessions, or what was learned within 5 seconds), so recovering a thousand sessions
+    /// costs a few commits. A session that a concurrent
     /// call (a retry, a capture, the queue poller) moved after recovery read it fails only its own compare-and-set:
     /// that batch is committed session by session, the moved session is left as that call recorded it
     /// (``RecoveryReport/skipped``), and everything else is recorded. The report says exactly what was resolved,
