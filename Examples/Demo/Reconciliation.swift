@@ -53,7 +53,10 @@ extension Shop {
             if capturedByShop.contains(session.reference) { result.captured += 1 } else { result.completedByProcessor += 1 }
         }
         if Self.moneyTaken(session) {
-            result.amountsByCurrency[session.total.currency.code, default: 0] += session.total.minorUnits
+            // What was captured (a partial capture takes less than was authorized); an authorization not yet
+            // captured counts at what it holds.
+            let taken = session.isCaptured ? session.captured : session.total
+            result.amountsByCurrency[taken.currency.code, default: 0] += taken.minorUnits
         }
         for refund in session.refunds {
             switch refund.status {

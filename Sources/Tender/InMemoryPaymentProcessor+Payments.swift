@@ -102,7 +102,7 @@ extension InMemoryPaymentProcessor {
     func update(for held: HeldPayment) -> ProcessorPaymentUpdate {
         ProcessorPaymentUpdate(reference: held.reference, state: held.state,
                                route: held.localID == nil ? .online : .offline, processorPaymentID: held.id,
-                               localID: held.localID, storedAt: held.storedAt)
+                               localID: held.localID, storedAt: held.storedAt, capturedAmount: held.capturedAmount)
     }
 
     /// Cancels a payment still collecting (a held card is released as canceled); an authorization already sent is
@@ -112,10 +112,11 @@ extension InMemoryPaymentProcessor {
         if gate.isHolding, state.withLock({ !$0.holdNextAuthorization }) { gate.cancelAll() }
     }
 
-    /// Captures an authorized or forwarded payment.
+    /// Captures an authorized or forwarded payment: `amount` at most what was authorized (all of it when partial
+    /// capture is turned off), reported and kept as the captured amount.
     public func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
         -> ProcessorPaymentUpdate {
-        try settle(reference: reference, processorPaymentID: processorPaymentID, to: .succeeded)
+        try settle(reference: reference, processorPaymentID: processorPaymentID, to: .succeeded, capturing: amount)
     }
 
     /// Voids an authorized or forwarded payment.
@@ -123,8 +124,8 @@ extension InMemoryPaymentProcessor {
         try settle(reference: reference, processorPaymentID: processorPaymentID, to: .canceled)
     }
 
-    private func settle(reference: String, processorPaymentID: String, to target: PaymentState) throws
-        -> ProcessorPaymentUpdate {
+    private func settle(reference: String, processorPaymentID: String, to target: PaymentState,
+                        capturing amount: Money? = nil) throws -> ProcessorPaymentUpdate {
         let now = clock.now()
         return try state.withLock { s in
             guard let key = s.held.first(where: { $0.value.id == processorPaymentID })?.key,
@@ -133,10 +134,20 @@ extension InMemoryPaymentProcessor {
                 throw PaymentError(.invalidState, recovery: .none, phase: .capture,
                                    message: "Payment \(reference) cannot be captured or voided now.")
             }
+            if let amount {
+                guard amount.currency == held.amount.currency, amount.minorUnits > 0,
+                      amount.minorUnits <= held.amount.minorUnits,
+                      s.supportsPartialCapture || amount == held.amount else {
+                    throw PaymentError(.invalidAmount, recovery: .fixRequest, phase: .capture,
+                                       message: "\(amount) cannot be captured of the \(held.amount) authorized.")
+                }
+                held.capturedAmount = amount
+            }
             held.state = target
             held.changedAt = now
             s.held[key] = held
-            return ProcessorPaymentUpdate(reference: reference, state: target, processorPaymentID: processorPaymentID)
+            return ProcessorPaymentUpdate(reference: reference, state: target, processorPaymentID: processorPaymentID,
+                                          capturedAmount: held.capturedAmount)
         }
     }
 
@@ -195,7 +206,8 @@ extension InMemoryPaymentProcessor {
                                    message: "Payment \(request.processorPaymentID) is not captured.")
             }
             let already = s.refunded[request.processorPaymentID] ?? 0
-            guard already + request.amount.minorUnits <= payment.amount.minorUnits else {
+            let captured = payment.capturedAmount ?? payment.amount
+            guard already + request.amount.minorUnits <= captured.minorUnits else {
                 throw PaymentError(.invalidAmount, recovery: .fixRequest, phase: .refund,
                                    message: "The refund would exceed what was captured.")
             }

@@ -56,6 +56,8 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
         public var changedAt: Date
         /// When it was stored offline, if it was.
         public var storedAt: Date?
+        /// What a manual capture took (at most ``amount``), once captured.
+        public var capturedAmount: Money?
         /// How the card behaves when forwarded.
         var declinesWhenForwarded: Bool
         /// The capture mode.
@@ -181,6 +183,17 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
     public func refunded(reference: String) -> Int64 {
         state.withLock { s in
             s.held.values.filter { $0.reference == reference }.compactMap(\.id).reduce(Int64(0)) { $0 + (s.refunded[$1] ?? 0) }
+        }
+    }
+
+    /// How much the processor has captured of a reference's payments, in minor units: what a manual capture took,
+    /// and the whole of a payment captured automatically (online, or once forwarded).
+    public func captured(reference: String) -> Int64 {
+        state.withLock { s in
+            s.held.values.filter { $0.reference == reference }.reduce(Int64(0)) { sum, held in
+                let isCaptured = held.state == .succeeded || (held.state == .forwarded && held.captureMode == .automatic)
+                return isCaptured ? sum + (held.capturedAmount ?? held.amount).minorUnits : sum
+            }
         }
     }
 

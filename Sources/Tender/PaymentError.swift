@@ -264,8 +264,9 @@ extension PaymentError.Code {
     public static let paymentInProgress = Self(rawValue: "payment_in_progress")
     /// The reference was already used by a different request, or the processor refused a reused attempt id.
     public static let duplicateReference = Self(rawValue: "duplicate_reference")
-    /// Whether the payment went through is not known (a timeout, a nil intent, a crash). It is resolved by
-    /// reconciliation, never by charging again.
+    /// Whether the payment (or refund) went through is not known (a timeout, a nil intent, a crash, or a ledger
+    /// that could not record the processor's answer: the card may have been charged). It is resolved by
+    /// reconciliation, never by charging again: retry the same reference.
     public static let outcomeUnknown = Self(rawValue: "outcome_unknown")
     /// The payment is not in a state that allows the operation (e.g. capture before forwarding).
     public static let invalidState = Self(rawValue: "invalid_state")
@@ -303,7 +304,9 @@ extension PaymentError.Code {
     public static let unforwardedPaymentsAtRisk = Self(rawValue: "unforwarded_payments_at_risk")
 
     // MARK: Ledger
-    /// The ledger file is corrupt, truncated, foreign, of a newer schema, or cannot be written.
+    /// The ledger file is corrupt, truncated, foreign, of a newer schema, or cannot be written. A payment or refund
+    /// refused with it was not sent to the processor; once the processor was asked, a ledger failure is reported as
+    /// ``outcomeUnknown`` instead (the card may have been charged).
     public static let ledgerUnavailable = Self(rawValue: "ledger_unavailable")
 
     // MARK: Fallback

@@ -55,8 +55,10 @@ public struct PaymentRequest: Hashable, Sendable, Codable {
     public static let maximumReferenceLength = 40
     /// The longest note accepted (Square's `note` limit is 500 characters).
     public static let maximumNoteLength = 500
-    /// The largest amount accepted, in major units of any currency: 99,999,999 (Stripe's card-present maximum is
-    /// 8 digits of major units). Anything larger is taken as a mistake, not a sale.
+    /// Tender's sanity ceiling, in major units of any currency: 99,999,999. Anything larger is taken as a mistake,
+    /// not a sale. It is not a processor's limit: each processor declares its own maximum per currency
+    /// (``ProcessorCapabilities/amountLimits``; Stripe's is eight digits of *minor* units, 999,999.99 USD), which
+    /// ``PaymentTerminal`` applies before the processor is called.
     public static let maximumMajorUnits: Int64 = 99_999_999
     /// The metadata key prefix Tender reserves for itself (`tender_reference`).
     public static let reservedMetadataPrefix = "tender_"

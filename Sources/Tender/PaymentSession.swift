@@ -110,6 +110,11 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
     /// 36 hours card-present by default), when known. After it the vendor releases or completes the payment by
     /// itself; reconciliation records what it did.
     public var captureBefore: Date?
+    /// What a manual capture took, as recorded when the processor confirmed the capture: at most ``total`` (a
+    /// partial capture takes less; a capture of the whole includes the tip that was authorized). `nil` when the
+    /// payment was captured automatically, not captured yet, or captured before Tender recorded captured amounts
+    /// (ledger schema 4 and earlier): ``captured`` then counts the whole ``total``.
+    public var capturedAmount: Money?
     /// Every refund of this payment, oldest first. Sessions read by reference always carry them; listings
     /// (``PaymentLedger/allSessions(scope:)``, ``PaymentLedger/sessions(in:scope:)``) may leave them empty.
     public var refunds: [RefundRecord]
@@ -134,16 +139,17 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
         updatedAt = at
         refunds = []
         transitions = [PaymentTransition(from: nil, to: .created, at: at)]
+        capturedAmount = nil
     }
 
     private enum CodingKeys: String, CodingKey {
         case reference, scope, processor, amount, tip, captureMode, offlinePolicy, route, state, processorPaymentID
         case localID, card, lastError, attempts, paymentAttempt, createdAt, updatedAt, storedAt, captureBefore
-        case refunds, transitions
+        case capturedAmount, refunds, transitions
     }
 
-    /// Decodes a session; sessions encoded before payment attempts, capture deadlines and refunds existed decode
-    /// with attempt 1, no deadline and no refunds.
+    /// Decodes a session; sessions encoded before payment attempts, capture deadlines, refunds and captured amounts
+    /// existed decode with attempt 1, no deadline, no refunds and no captured amount.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         reference = try c.decode(String.self, forKey: .reference)
@@ -165,24 +171,34 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
         updatedAt = try c.decode(Date.self, forKey: .updatedAt)
         storedAt = try c.decodeIfPresent(Date.self, forKey: .storedAt)
         captureBefore = try c.decodeIfPresent(Date.self, forKey: .captureBefore)
+        capturedAmount = try c.decodeIfPresent(Money.self, forKey: .capturedAmount)
         refunds = try c.decodeIfPresent([RefundRecord].self, forKey: .refunds) ?? []
         transitions = try c.decode([PaymentTransition].self, forKey: .transitions)
     }
 
     /// What has been refunded or is being refunded: pending and succeeded refunds (failed ones do not count). A
-    /// new refund is refused if it would take this beyond ``total``.
+    /// new refund is refused if it would take this beyond ``captured``.
     public var refundedAmount: Money {
         refunds.filter { $0.status != .failed }.reduce(Money.zero(total.currency)) { sum, refund in
             (try? sum.adding(refund.amount)) ?? sum
         }
     }
 
-    /// What can still be refunded: ``total`` minus ``refundedAmount`` for a captured payment (succeeded, or
-    /// forwarded with automatic capture), zero otherwise.
+    /// Whether the processor holds the payment as captured: succeeded, or forwarded with automatic capture.
+    public var isCaptured: Bool { state == .succeeded || (state == .forwarded && captureMode == .automatic) }
+
+    /// What the processor captured: ``capturedAmount`` when a manual capture recorded it (a partial capture takes
+    /// less than ``total``), otherwise ``total`` for a captured payment (``isCaptured``); zero when nothing is
+    /// captured. Sales totals and refunds count this, not the authorized ``total``.
+    public var captured: Money {
+        guard isCaptured else { return .zero(total.currency) }
+        return capturedAmount ?? total
+    }
+
+    /// What can still be refunded: ``captured`` minus ``refundedAmount`` for a captured payment, zero otherwise.
     public var refundableAmount: Money {
-        let captured = state == .succeeded || (state == .forwarded && captureMode == .automatic)
-        guard captured else { return .zero(total.currency) }
-        return (try? total.subtracting(refundedAmount)) ?? .zero(total.currency)
+        guard isCaptured else { return .zero(total.currency) }
+        return (try? captured.subtracting(refundedAmount)) ?? .zero(total.currency)
     }
 
     /// Amount plus tip. Never overflows for a validated request.
@@ -231,6 +247,9 @@ public struct SessionChange: Hashable, Sendable {
     public var storedAt: Date?
     /// The vendor's capture deadline, if reported.
     public var captureBefore: Date?
+    /// What a manual capture took, when this change records one (``PaymentSession/capturedAmount``): in the
+    /// session's currency, more than zero and at most its total.
+    public var capturedAmount: Money?
     /// A note for the history. With ``newState`` equal to ``expectedState`` it still appends a history record
     /// (`from == to`), so that what happened without a state change (an abandoned vendor payment canceled) is
     /// recorded.
@@ -241,7 +260,7 @@ public struct SessionChange: Hashable, Sendable {
                 route: PaymentRoute? = nil, processorPaymentID: String? = nil, localID: String? = nil,
                 card: CardDetails? = nil, error: PaymentError? = nil, incrementsAttempts: Bool = false,
                 startsNewAttempt: Bool = false, storedAt: Date? = nil, captureBefore: Date? = nil,
-                note: String? = nil) {
+                note: String? = nil, capturedAmount: Money? = nil) {
         self.reference = reference
         self.expectedState = expectedState
         self.newState = newState
@@ -256,6 +275,7 @@ public struct SessionChange: Hashable, Sendable {
         self.storedAt = storedAt
         self.captureBefore = captureBefore
         self.note = note
+        self.capturedAmount = capturedAmount
     }
 
     /// Whether the ledger must sync this change to disk before returning. Only what recovery needs is durable one
@@ -286,6 +306,14 @@ public struct SessionChange: Hashable, Sendable {
             throw PaymentError(.invalidState, recovery: .retrySamePayment, phase: .ledger,
                                message: "\(reference) is \(session.state), not \(expectedState) as expected.")
         }
+        if let capturedAmount {
+            let total = session.total
+            guard capturedAmount.currency == total.currency, capturedAmount.minorUnits > 0,
+                  capturedAmount.minorUnits <= total.minorUnits else {
+                throw PaymentError(.invalidAmount, recovery: .none, phase: .ledger,
+                                   message: "\(reference) cannot record \(capturedAmount) captured of \(total).")
+            }
+        }
         if startsNewAttempt {
             guard newState == .created, PaymentStateMachine.newAttemptStates.contains(expectedState) else {
                 throw PaymentError(.invalidState, recovery: .none, phase: .ledger,
@@ -297,6 +325,7 @@ public struct SessionChange: Hashable, Sendable {
             session.card = nil
             session.captureBefore = nil
             session.storedAt = nil
+            session.capturedAmount = nil
             session.transitions.append(PaymentTransition(from: expectedState, to: newState, at: at, error: error,
                                                          attempt: session.paymentAttempt, note: note))
             session.state = newState
@@ -319,6 +348,7 @@ public struct SessionChange: Hashable, Sendable {
         if let localID { session.localID = localID }
         if let card { session.card = card }
         if let error { session.lastError = error }
+        if let capturedAmount { session.capturedAmount = capturedAmount }
         if incrementsAttempts { session.attempts += 1 }
         session.updatedAt = at
     }

@@ -3,22 +3,46 @@ import Foundation
 extension PaymentTerminal {
     /// Captures a payment taken with manual capture: authorized online, or forwarded after being stored offline
     /// (Stripe's "ready to capture" rule: it requires capture and is no longer waiting to be uploaded).
+    ///
+    /// The amount captured is recorded with the session (``PaymentSession/capturedAmount``): after a partial
+    /// capture, ``PaymentSession/captured`` and ``PaymentSession/refundableAmount`` count what was captured, not what
+    /// was authorized. A capture the vendor refuses because the authorization expired records the expiry at once
+    /// (``PaymentState/canceled`` with ``PaymentError/Code/authorizationExpired``, and its
+    /// ``TenderEvent/paymentStateChanged(_:)`` event), so the payment is never offered for capture again.
     /// - Parameters:
     ///   - reference: the payment's reference.
-    ///   - amount: the amount to capture; default the full total. It must be in the payment's currency and at most
-    ///     the authorized total; a processor that cannot capture part of an authorization (Square's
-    ///     `CompletePayment` takes no amount) accepts only the total.
+    ///   - amount: the amount to capture; default the full total (amount plus the tip that was authorized). It must
+    ///     be in the payment's currency and at most the authorized total; a processor that cannot capture part of an
+    ///     authorization (Square's `CompletePayment` takes no amount) accepts only the total.
     /// - Throws: ``PaymentError/Code/invalidState`` when the payment is not ready to capture (stored and not yet
     ///   forwarded, already captured, expired or needing reauthorization), ``PaymentError/Code/invalidAmount`` for
-    ///   an amount the processor cannot capture, or the processor's capture error.
+    ///   an amount the processor cannot capture, ``PaymentError/Code/authorizationExpired`` when the vendor says the
+    ///   authorization expired (recorded as such), or the processor's capture error.
     public func capture(reference: String, amount: Money? = nil) async throws -> PaymentSession {
         let session = try await readyToCapture(reference)
         let amount = amount ?? session.total
         try await checkCaptureAmount(amount, of: session)
-        let update = try await processor.capturePayment(reference: reference,
+        var update: ProcessorPaymentUpdate
+        do {
+            update = try await processor.capturePayment(reference: reference,
                                                         processorPaymentID: session.processorPaymentID!,
                                                         amount: amount)
+        } catch let error as PaymentError where error.code == .authorizationExpired {
+            await recordExpiry(of: session, error)
+            throw error
+        }
+        if update.state == .succeeded, update.capturedAmount == nil { update.capturedAmount = amount }
         return try await apply(update, to: session)
+    }
+
+    /// Records what the vendor said when it refused a capture because the authorization expired: the state the
+    /// expiry path of reconciliation records (canceled, with the vendor's error), and its event. Best effort: if the
+    /// ledger cannot record it now, the queue poller and ``recover()`` find the expiry later.
+    private func recordExpiry(of session: PaymentSession, _ error: PaymentError) async {
+        let expired = ProcessorPaymentUpdate(reference: session.reference, state: .canceled,
+                                             processorPaymentID: session.processorPaymentID,
+                                             error: error.inPhase(.capture))
+        _ = try? await apply(expired, to: session)
     }
 
     /// Voids a payment taken with manual capture and not yet captured.

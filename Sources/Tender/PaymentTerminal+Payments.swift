@@ -4,8 +4,10 @@ extension PaymentTerminal {
     /// The routing decision this request would get now, without taking it.
     public func route(for request: PaymentRequest) async throws -> RoutingDecision {
         try request.validate()
+        let capabilities = await processor.capabilities()
+        try check(request, against: capabilities)
         await refreshNetworkStatus()
-        return try await route(request, capabilities: await processor.capabilities())
+        return try await route(request, capabilities: capabilities)
     }
 
     /// Routes under the merged limits. For a policy that may go offline, the stored queue is the larger of the
@@ -36,7 +38,10 @@ extension PaymentTerminal {
     /// when the vendor confirms, otherwise with the vendor's real outcome or ``PaymentState/outcomeUnknown``
     /// (reconciled later).
     /// - Returns: the session as recorded, in the state the processor reported.
-    /// - Throws: ``PaymentError`` when refused before the processor was called, or when the ledger fails.
+    /// - Throws: ``PaymentError`` when refused before the processor was called, or when the ledger fails. A ledger
+    ///   that fails after the processor was asked (the card may have been charged) throws
+    ///   ``PaymentError/Code/outcomeUnknown`` with ``PaymentError/Recovery/retrySamePayment``: take the same
+    ///   reference again, never a new one.
     public func takePayment(_ request: PaymentRequest) async throws -> PaymentSession {
         do {
             return try await takePaymentChecked(request)
@@ -123,8 +128,13 @@ extension PaymentTerminal {
 
         let recorder = PaymentRecorder(session: live[request.reference]!, scope: scope, ledger: ledger, clock: clock,
                                        hub: hub)
-        let outcome = try await runProcessor(request, routing: decision, attempt: attempt, recorder: recorder)
-        try await recorder.record(outcome)
+        // From here on the processor may charge: a ledger that fails now must not read as "nothing happened".
+        do {
+            let outcome = try await runProcessor(request, routing: decision, attempt: attempt, recorder: recorder)
+            try await recorder.record(outcome)
+        } catch {
+            throw outcomeNotRecorded(request.reference, cause: error)
+        }
         live[request.reference] = recorder.session
         var session = try await recordedSession(request.reference)
         if PaymentStateMachine.newAttemptStates.contains(session.state) {
@@ -142,6 +152,17 @@ extension PaymentTerminal {
         return full.transitions.last { $0.from != $0.to }?.at ?? full.updatedAt
     }
 
+    /// The error of a payment whose processor may have charged but whose step or outcome the ledger could not
+    /// record (a full disk, an I/O error, another process holding the file's lock): the outcome is unknown, and the
+    /// same reference is the safe retry. The write-ahead record is in the ledger: a retry of the reference, the
+    /// queue poller or ``recover()`` asks the processor and records what it did, never charging again.
+    func outcomeNotRecorded(_ reference: String, cause: any Error) -> PaymentError {
+        let detail = (cause as? PaymentError)?.message ?? "\(cause)"
+        return PaymentError(
+            .outcomeUnknown, recovery: .retrySamePayment, phase: .ledger,
+            message: "The card may have been charged: \(processor.name) was asked to take payment \(reference), but Tender could not record what happened (\(detail)). Do not take the money another way or under a new order number: taking the same reference again is safe — it asks \(processor.name) and continues or returns the same payment, never a second charge; recover() repairs the record.")
+    }
+
     /// What `takePayment` does with a reference.
     private enum AttemptPlan {
         case first
@@ -152,10 +173,16 @@ extension PaymentTerminal {
     /// States whose outcome is not definite: a retry continues the same vendor payment.
     static let unfinishedStates: Set<PaymentState> = [.created, .collecting, .processing, .outcomeUnknown]
 
-    private func check(_ request: PaymentRequest, against capabilities: ProcessorCapabilities) throws {
+    func check(_ request: PaymentRequest, against capabilities: ProcessorCapabilities) throws {
         if let currencies = capabilities.supportedCurrencies, !currencies.contains(request.amount.currency) {
             throw PaymentError(.invalidCurrency, recovery: .fixRequest, phase: .validation,
                                message: "\(processor.name) does not accept \(request.amount.currency.code) here.")
+        }
+        if let limits = capabilities.amountLimits, let maximum = limits.maximum(for: request.amount.currency),
+           let total = try? request.total(), total.minorUnits > maximum {
+            let ceiling = Money(minorUnits: maximum, currency: total.currency)
+            throw PaymentError(.invalidAmount, recovery: .fixRequest, phase: .validation,
+                               message: "\(total) is more than \(processor.name) accepts in one payment: at most \(ceiling) (\(limits.source)\(limits.isDocumented ? "" : "; the app's setting, not a figure the vendor documents")). Take it as several payments.")
         }
         if request.captureMode == .manual, !capabilities.supportsManualCapture {
             throw PaymentError(.invalidRequest, recovery: .fixRequest, phase: .validation,
@@ -252,6 +279,7 @@ extension PaymentTerminal {
             || (update.error != nil && update.error != session.lastError)
             || (update.storedAt != nil && update.storedAt != session.storedAt)
             || (update.captureBefore != nil && update.captureBefore != session.captureBefore)
+            || (update.capturedAmount != nil && update.capturedAmount != session.capturedAmount)
     }
 
     /// Cancels the payment in progress with this reference, through the processor; the session ends
@@ -281,7 +309,7 @@ extension SessionChange {
         self.init(reference: reference, expectedState: expectedState, newState: update.state, at: at,
                   route: update.route, processorPaymentID: update.processorPaymentID, localID: update.localID,
                   card: update.card, error: error ?? update.error, storedAt: update.storedAt,
-                  captureBefore: update.captureBefore, note: note)
+                  captureBefore: update.captureBefore, note: note, capturedAmount: update.capturedAmount)
     }
 }
 

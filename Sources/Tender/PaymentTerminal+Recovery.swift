@@ -7,8 +7,14 @@ extension PaymentTerminal {
     /// payments. Sessions whose outcome cannot be established stay ``PaymentState/outcomeUnknown``; stored payments
     /// the processor still holds stay ``PaymentState/storedOffline``.
     ///
-    /// The processor is asked about every session first; the changes are then committed to the ledger in one
-    /// batch, so recovering a thousand sessions costs one commit.
+    /// Each session is recovered on its own: the processor is asked about the sessions in turn and what it says is
+    /// committed in batches (500 sessions, or what was learned within 5 seconds), so recovering a thousand sessions
+    /// costs a few commits. A session that a concurrent
+    /// call (a retry, a capture, the queue poller) moved after recovery read it fails only its own compare-and-set:
+    /// that batch is committed session by session, the moved session is left as that call recorded it
+    /// (``RecoveryReport/skipped``), and everything else is recorded. The report says exactly what was resolved,
+    /// skipped, not recorded, and is still unknown. If the ledger itself fails, recovery stops and reports the
+    /// sessions it could not record.
     public func recover() async -> RecoveryReport {
         var report = RecoveryReport()
         await refreshNetworkStatus()
@@ -16,24 +22,25 @@ extension PaymentTerminal {
             let pending = try await ledger.sessions(in: PaymentTerminal.awaitingVendor, scope: scope)
                 .filter { !($0.state == .forwarded && $0.captureMode == .automatic) }
             report.examined = pending.count
-            var changes: [SessionChange] = []
-            var finalStates: [String: (from: PaymentState, to: PaymentState)] = [:]
-            for session in pending where !inFlight.contains(session.reference) {
-                let planned = plan(session, await lookUp(session))
-                changes += planned
-                let to = planned.last?.newState ?? session.state
-                finalStates[session.reference] = (session.state, to)
-            }
-            _ = try await ledger.record(changes, scope: scope)
-            sendStateChanges(changes)
-            for session in pending {
-                guard let (from, to) = finalStates[session.reference] else { continue }
-                if to != from {
-                    report.resolved.append(PaymentStateChange(reference: session.reference, from: from, to: to,
-                                                              at: clock.now()))
+            var batch = RecoveryBatch()
+            for (index, session) in pending.enumerated() {
+                guard !inFlight.contains(session.reference) else {
+                    report.skipped.append(session.reference)  // its own call records its outcome
+                    continue
                 }
-                if to == .outcomeUnknown { report.unresolved.append(session.reference) }
+                let planned = plan(session, await lookUp(session))
+                if planned.isEmpty {
+                    if session.state == .outcomeUnknown { report.unresolved.append(session.reference) }
+                    continue
+                }
+                batch.add(session, planned, at: clock.now())
+                if batch.isFull(now: clock.now()), !(await commitRecovered(&batch, into: &report)) {
+                    // The ledger failed: what is left is not recorded now (the poller and the next launch retry).
+                    report.notRecorded += pending[(index + 1)...].map(\.reference)
+                    break
+                }
             }
+            _ = await commitRecovered(&batch, into: &report)
             report.stillStored = try await ledger.storedSummary(scope: scope).count
         } catch {
             hub.send(.processor(.forwardingError((error as? PaymentError) ?? PaymentError(

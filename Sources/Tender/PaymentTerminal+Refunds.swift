@@ -13,11 +13,18 @@ extension PaymentTerminal {
     ///   - reference: the payment's reference.
     ///   - amount: how much; default everything still refundable.
     ///   - reason: why, passed to the processor where it takes one.
+    /// While a refund of the payment is pending (its answer was lost, or could not be recorded), asking again for the
+    /// same amount (or, without an amount, when nothing else is left to refund) continues that refund — looked up, or
+    /// sent again under its idempotency key — and never makes a second one: to refund the same amount twice, wait
+    /// until the first has settled.
     /// - Returns: the refund as recorded: ``RefundStatus/succeeded``, ``RefundStatus/failed`` (the processor refused;
     ///   nothing refunded), or ``RefundStatus/pending`` (the processor has not settled it yet, or could not be
     ///   reached: it is looked up later, never sent as a second refund).
     /// - Throws: ``PaymentError`` when refused before the processor was asked: no such payment, not captured, an
     ///   amount beyond what is left, a refund of this payment already in progress, or a processor without refunds.
+    ///   When the ledger cannot record the processor's answer (the refund may have been made):
+    ///   ``PaymentError/Code/outcomeUnknown`` with ``PaymentError/Recovery/retrySamePayment`` — ask for the same
+    ///   refund again, which continues it.
     @discardableResult
     public func refund(reference: String, amount: Money? = nil, reason: RefundReason? = nil) async throws
         -> RefundRecord {
@@ -40,6 +47,14 @@ extension PaymentTerminal {
                                phase: .refund,
                                message: "Payment \(reference) has no \(processor.name) id yet: only a captured payment can be refunded.")
         }
+        // Asking again for a refund whose answer was lost or could not be recorded continues it, never a second one.
+        if let pending = Self.continuable(session, amount: amount) {
+            do {
+                return try await settlePending(pending, processorPaymentID: paymentID)
+            } catch {
+                throw refundNotRecorded(pending, cause: error)
+            }
+        }
         let number = session.refunds.count + 1
         let record = RefundRecord(id: RefundRecord.idempotencyKey(reference: reference, number: number),
                                   reference: reference, number: number, amount: amount ?? session.refundableAmount,
@@ -48,17 +63,42 @@ extension PaymentTerminal {
         // Write-ahead, with the refundable-amount check inside the ledger's transaction.
         try await ledger.insertRefund(record, scope: scope)
         hub.send(.refundChanged(record))
-        return await send(record, processorPaymentID: paymentID)
+        do {
+            return try await send(record, processorPaymentID: paymentID)
+        } catch {
+            throw refundNotRecorded(record, cause: error)
+        }
+    }
+
+    /// The pending refund a new request for `amount` (everything still refundable when `nil`) continues: one of the
+    /// same amount (or, for `nil`, one that leaves nothing else to refund).
+    static func continuable(_ session: PaymentSession, amount: Money?) -> RefundRecord? {
+        let pending = session.refunds.filter { $0.status == .pending }
+        if let amount { return pending.first { $0.amount == amount } }
+        return session.refundableAmount.minorUnits == 0 ? pending.last : nil
+    }
+
+    /// The error of a refund the processor may have made but whose answer the ledger could not record: it stays
+    /// pending, and asking for the same refund again continues it under the same idempotency key.
+    func refundNotRecorded(_ record: RefundRecord, cause: any Error) -> PaymentError {
+        let cause = (cause as? LedgerWriteFailure)?.underlying ?? cause
+        let detail = (cause as? PaymentError)?.message ?? "\(cause)"
+        return PaymentError(
+            .outcomeUnknown, recovery: .retrySamePayment, phase: .refund,
+            message: "The customer may have been refunded: \(processor.name) was asked to refund \(record.amount) of payment \(record.reference), but Tender could not record its answer (\(detail)). It stays pending in the ledger. Do not refund it another way: asking for the same refund again (same payment, same amount) is safe — it continues refund \(record.id) under its idempotency key, never a second refund; the queue poller and recover() settle it too.")
     }
 
     /// Asks the processor for a pending refund and records its answer.
-    private func send(_ record: RefundRecord, processorPaymentID: String) async -> RefundRecord {
+    /// - Throws: only when the ledger cannot record the answer (the processor may have refunded).
+    private func send(_ record: RefundRecord, processorPaymentID: String) async throws -> RefundRecord {
         let request = RefundRequest(processor: processor.name, reference: record.reference,
                                     processorPaymentID: processorPaymentID, amount: record.amount,
                                     reason: record.reason, idempotencyKey: record.id)
         do {
             let result = try await processor.refundPayment(request, throughReader: record.throughReader)
-            return await settle(record, with: result)
+            return try await settle(record, with: result)
+        } catch let error as LedgerWriteFailure {
+            throw error.underlying
         } catch {
             let paymentError = (error as? PaymentError) ?? PaymentError(
                 .refundFailed, recovery: .waitAndRetry, phase: .refund,
@@ -69,25 +109,55 @@ extension PaymentTerminal {
                 || paymentError.code == .outcomeUnknown || paymentError.code == .timedOut
                 || paymentError.code == .networkUnavailable)
             let status: RefundStatus = definite ? .failed : .pending
-            return await settle(record, with: RefundResult(processorRefundID: nil, status: status,
-                                                            error: paymentError.inPhase(.refund)))
+            return try await settle(record, with: RefundResult(processorRefundID: nil, status: status,
+                                                                error: paymentError.inPhase(.refund)))
         }
     }
 
     /// Records a processor's answer for a refund (a no-op when nothing changed).
-    private func settle(_ record: RefundRecord, with result: RefundResult) async -> RefundRecord {
+    /// - Throws: ``LedgerWriteFailure`` when the ledger cannot record it.
+    private func settle(_ record: RefundRecord, with result: RefundResult) async throws -> RefundRecord {
         guard result.status != record.status || result.processorRefundID != record.processorRefundID
             || (result.error != nil && result.error != record.error) else { return record }
         let change = RefundChange(refundID: record.id, expectedStatus: record.status, newStatus: result.status,
                                   at: clock.now(), processorRefundID: result.processorRefundID, error: result.error)
+        let updated: RefundRecord
         do {
-            let updated = try await ledger.recordRefund(change, scope: scope)
-            hub.send(.refundChanged(updated))
-            return updated
+            updated = try await ledger.recordRefund(change, scope: scope)
         } catch {
-            hub.send(.processor(.forwardingError((error as? PaymentError) ?? PaymentError(
-                .ledgerUnavailable, recovery: .fixIntegration, phase: .refund, message: "\(error)"))))
-            return record
+            throw LedgerWriteFailure(underlying: error)
+        }
+        hub.send(.refundChanged(updated))
+        return updated
+    }
+
+    /// Settles one pending refund with the processor: recorded as the processor has it; sent again under the same
+    /// idempotency key when the processor certainly never received it (or cannot tell) and it goes through the
+    /// server; failed when it needed the card on the reader and never reached the processor. A reader refund the
+    /// processor cannot tell about stays pending.
+    /// - Throws: only when the ledger cannot record the answer.
+    private func settlePending(_ record: RefundRecord, processorPaymentID: String) async throws -> RefundRecord {
+        let found: RefundResult??
+        do {
+            found = .some(try await processor.lookUpRefund(record, processorPaymentID: processorPaymentID))
+        } catch {
+            found = nil  // the processor cannot tell
+        }
+        switch found {
+        case .some(.some(let result)):
+            return try await settle(record, with: result)
+        case .some(.none) where record.throughReader:
+            return try await settle(record, with: RefundResult(
+                processorRefundID: nil, status: .failed,
+                error: PaymentError(.refundFailed, recovery: .none, phase: .refund,
+                                    message: "The in-person refund never reached \(processor.name); nothing was refunded. Refund again with the card present if it is still owed.")))
+        default:
+            // Never received, or the processor cannot tell (Square keeps no idempotency key on a refund): the same
+            // idempotency key settles it at the server, never twice. A reader refund cannot be re-sent unattended.
+            guard !record.throughReader else { return record }
+            let inserted = refundsInFlight.insert(record.reference).inserted
+            defer { if inserted { refundsInFlight.remove(record.reference) } }
+            return try await send(record, processorPaymentID: processorPaymentID)
         }
     }
 
@@ -107,31 +177,18 @@ extension PaymentTerminal {
             guard let session = try? await ledger.session(reference: record.reference, scope: scope,
                                                           includingHistory: false),
                   let paymentID = session.processorPaymentID else { continue }
-            let settled: RefundRecord
             do {
-                if let result = try await processor.lookUpRefund(record, processorPaymentID: paymentID) {
-                    settled = await settle(record, with: result)
-                } else if record.throughReader {
-                    settled = await settle(record, with: RefundResult(
-                        processorRefundID: nil, status: .failed,
-                        error: PaymentError(.refundFailed, recovery: .none, phase: .refund,
-                                            message: "The in-person refund never reached \(processor.name); nothing was refunded. Refund again with the card present if it is still owed.")))
-                } else {
-                    refundsInFlight.insert(record.reference)
-                    settled = await send(record, processorPaymentID: paymentID)
-                    refundsInFlight.remove(record.reference)
-                }
+                if try await settlePending(record, processorPaymentID: paymentID) != record { changed = true }
             } catch {
-                // The processor cannot tell: the same idempotency key settles it at the server, never twice.
-                guard !record.throughReader else { continue }
-                refundsInFlight.insert(record.reference)
-                let resent = await send(record, processorPaymentID: paymentID)
-                refundsInFlight.remove(record.reference)
-                if resent != record { changed = true }
-                continue
+                hub.send(.processor(.forwardingError(refundNotRecorded(record, cause: error))))
             }
-            if settled != record { changed = true }
         }
         return changed
     }
+}
+
+/// A ledger write that failed while recording a processor's answer (kept apart from the processor's own errors).
+struct LedgerWriteFailure: Error {
+    /// The ledger's error.
+    let underlying: any Error
 }

@@ -17,10 +17,12 @@ import Foundation
 /// let session = try await terminal.takePayment(sale)
 /// ```
 ///
-/// `takePayment` throws only when the payment was refused before the processor was asked (validation, policy,
-/// risk limits, a reference reused for a different sale) or the ledger failed. Every outcome the processor
-/// reports, including declines, comes back as a ``PaymentSession`` whose ``PaymentSession/state`` and
-/// ``PaymentSession/lastError`` say what happened.
+/// `takePayment` throws only when the payment was refused before the processor was asked (validation, the
+/// processor's amount limit, policy, risk limits, a reference reused for a different sale) or the ledger failed. A
+/// ledger that fails once the processor was asked throws ``PaymentError/Code/outcomeUnknown`` with
+/// ``PaymentError/Recovery/retrySamePayment``: the card may have been charged, and taking the same reference again is
+/// the safe retry. Every outcome the processor reports, including declines, comes back as a ``PaymentSession`` whose
+/// ``PaymentSession/state`` and ``PaymentSession/lastError`` say what happened.
 ///
 /// A reference names one order's payment, and at most one vendor payment per reference is ever charged:
 /// - retrying a reference whose outcome is not definite (a timeout, a crash, a lookup that cannot answer)

@@ -33,6 +33,35 @@ public struct ProcessorOfflineLimits: Hashable, Sendable {
     }
 }
 
+/// The largest single payment a processor accepts, per currency, as its vendor documents it. The core refuses a
+/// larger payment before the processor is called (``PaymentError/Code/invalidAmount``, naming the limit), instead
+/// of a late failure at the vendor.
+public struct ProcessorAmountLimits: Hashable, Sendable {
+    /// The largest total (amount plus tip) per currency, in minor units.
+    public var maximumPerCurrency: [Currency: Int64]
+    /// The largest total for currencies not in ``maximumPerCurrency``, in minor units; `nil` when none is known.
+    public var maximumForOtherCurrencies: Int64?
+    /// Where the figures come from, quoted in the error (e.g. Stripe's "an amount has at most eight digits").
+    public var source: String
+    /// Whether the vendor documents the figures. `false` when the vendor documents none and the figures are the
+    /// adapter's configuration (UNVERIFIED as a vendor fact).
+    public var isDocumented: Bool
+
+    /// Creates amount limits.
+    public init(maximumPerCurrency: [Currency: Int64] = [:], maximumForOtherCurrencies: Int64? = nil, source: String,
+                isDocumented: Bool) {
+        self.maximumPerCurrency = maximumPerCurrency
+        self.maximumForOtherCurrencies = maximumForOtherCurrencies
+        self.source = source
+        self.isDocumented = isDocumented
+    }
+
+    /// The largest total accepted in `currency`, in minor units, or `nil` when no limit is known.
+    public func maximum(for currency: Currency) -> Int64? {
+        maximumPerCurrency[currency] ?? maximumForOtherCurrencies
+    }
+}
+
 /// What a processor can do, as its adapter reports it.
 public struct ProcessorCapabilities: Hashable, Sendable {
     /// The processor's name, e.g. `"stripe"`. Used as the ``LimitSource`` of its limits.
@@ -54,11 +83,15 @@ public struct ProcessorCapabilities: Hashable, Sendable {
     public var supportsMetadata: Bool
     /// Whether the adapter can refund captured payments (through the app's server or the reader).
     public var supportsRefunds: Bool
+    /// The largest single payment per currency (``ProcessorAmountLimits``), or `nil` when the processor declares
+    /// none (only Tender's own sanity ceiling, ``PaymentRequest/maximumMajorUnits``, applies then).
+    public var amountLimits: ProcessorAmountLimits?
 
     /// Creates a capability description.
     public init(processorName: String, offlineLimits: ProcessorOfflineLimits?, supportedCurrencies: Set<Currency>?,
                 supportsManualCapture: Bool = true, supportsTips: Bool = true, supportsPartialCapture: Bool = true,
-                supportsMetadata: Bool = true, supportsRefunds: Bool = false) {
+                supportsMetadata: Bool = true, supportsRefunds: Bool = false,
+                amountLimits: ProcessorAmountLimits? = nil) {
         self.processorName = processorName
         self.offlineLimits = offlineLimits
         self.supportedCurrencies = supportedCurrencies
@@ -67,6 +100,7 @@ public struct ProcessorCapabilities: Hashable, Sendable {
         self.supportsPartialCapture = supportsPartialCapture
         self.supportsMetadata = supportsMetadata
         self.supportsRefunds = supportsRefunds
+        self.amountLimits = amountLimits
     }
 }
 
@@ -101,11 +135,16 @@ public struct ProcessorPaymentUpdate: Hashable, Sendable {
     /// the intent's `tender_attempt` metadata), when the vendor records it. The core applies the update only to a
     /// session on that vendor payment: a forwarding result of an earlier attempt never lands on a later one.
     public var paymentAttempt: Int?
+    /// What the vendor captured of a manual-capture payment, when it says (Stripe's `amount_received`): the core
+    /// records it as ``PaymentSession/capturedAmount``. A capture through ``PaymentTerminal/capture(reference:amount:)``
+    /// records the amount asked when the adapter leaves this `nil`.
+    public var capturedAmount: Money?
 
     /// Creates an update.
     public init(reference: String, state: PaymentState, route: PaymentRoute? = nil, processorPaymentID: String? = nil,
                 localID: String? = nil, card: CardDetails? = nil, error: PaymentError? = nil, storedAt: Date? = nil,
-                captureBefore: Date? = nil, amount: Money? = nil, paymentAttempt: Int? = nil) {
+                captureBefore: Date? = nil, amount: Money? = nil, paymentAttempt: Int? = nil,
+                capturedAmount: Money? = nil) {
         self.reference = reference
         self.state = state
         self.route = route
@@ -117,6 +156,7 @@ public struct ProcessorPaymentUpdate: Hashable, Sendable {
         self.captureBefore = captureBefore
         self.amount = amount
         self.paymentAttempt = paymentAttempt
+        self.capturedAmount = capturedAmount
     }
 }
 

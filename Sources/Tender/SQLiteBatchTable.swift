@@ -17,11 +17,11 @@ final class SQLiteBatchRows {
     static let schema = """
         CREATE TABLE x(reference TEXT, expected TEXT, new_state TEXT, route TEXT, processor_payment_id TEXT,
             local_id TEXT, card TEXT, error TEXT, note TEXT, at REAL, stored_at REAL, stored_since REAL,
-            capture_before REAL, session_id INTEGER, attempts INTEGER, attempt INTEGER)
+            capture_before REAL, session_id INTEGER, attempts INTEGER, attempt INTEGER, captured_amount INTEGER)
         """
     static let textColumns = 9
     static let realColumns = 4
-    static let integerColumns = 3
+    static let integerColumns = 4
 
     /// How many rows are shown.
     private(set) var count = 0
@@ -46,8 +46,8 @@ final class SQLiteBatchRows {
     }
 
     /// Shows each change with its payment's row id and the payment after it: the columns a change may move (state,
-    /// route, ids, attempts, times), the change's card and error in the ledger's JSON encoding (NULL when it carries
-    /// none), its note, and the payment attempt its history row belongs to.
+    /// route, ids, attempts, times, captured amount), the change's card and error in the ledger's JSON encoding (NULL
+    /// when it carries none), its note, and the payment attempt its history row belongs to.
     func show(_ changes: [SessionChange], sessionIDs: [Int64], after: [PaymentSession], cards: [String?],
               errors: [String?]) {
         var layout = Layout(rows: changes.count)
@@ -69,6 +69,7 @@ final class SQLiteBatchRows {
             layout.integer(sessionIDs[index])
             layout.integer(Int64(session.attempts))
             layout.integer(Int64(session.paymentAttempt))
+            layout.integer(session.capturedAmount?.minorUnits)
         }
         load(layout)
     }

@@ -27,6 +27,7 @@ enum BatchSQL {
         if columns.contains(.storedAt) { set.append("stored_at = b.stored_at") }
         if columns.contains(.storedSince) { set.append("stored_since = b.stored_since") }
         if columns.contains(.captureBefore) { set.append("capture_before = b.capture_before") }
+        if columns.contains(.capturedAmount) { set.append("captured_amount = b.captured_amount") }
         return "UPDATE sessions SET " + set.joined(separator: ", ")
             + " FROM tender_batch AS b WHERE sessions.id = b.session_id AND sessions.state = b.expected"
     }

@@ -17,7 +17,7 @@ extension SQLitePaymentLedger {
                 .text(session.localID), .text(try json(session.card)), .text(try json(session.lastError)),
                 .integer(Int64(session.attempts)), .date(session.createdAt), .date(session.updatedAt),
                 .date(session.storedAt), .date(Self.storedSince(session)), .integer(Int64(session.paymentAttempt)),
-                .date(session.captureBefore),
+                .date(session.captureBefore), .integer(session.capturedAmount?.minorUnits),
             ])
         } catch let error as SQLiteError where error.extendedCode == SQLiteError.constraintUnique {
             throw PaymentError(.duplicateReference, recovery: .fixRequest, phase: .ledger,
@@ -56,7 +56,7 @@ extension SQLitePaymentLedger {
             .text(change.error == nil ? nil : try json(after.lastError)),
             .integer(Int64(after.attempts)), .date(after.updatedAt), .date(after.storedAt),
             .date(Self.storedSince(after)), .integer(Int64(after.paymentAttempt)), .date(after.captureBefore),
-            .integer(rowID), .text(before.state.rawValue),
+            .integer(after.capturedAmount?.minorUnits), .integer(rowID), .text(before.state.rawValue),
         ])
         guard db.changes == 1 else {
             throw PaymentError(.invalidState, recovery: .retrySamePayment, phase: .ledger,
@@ -164,6 +164,7 @@ extension SQLitePaymentLedger {
         session.storedAt = row.optionalDate(22)
         session.paymentAttempt = Int(row.integer(23))
         session.captureBefore = row.optionalDate(24)
+        session.capturedAmount = row.optionalInteger(25).map { Money(minorUnits: $0, currency: currency) }
         session.transitions = []
         return (row.integer(0), session)
     }

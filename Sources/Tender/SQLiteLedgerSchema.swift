@@ -156,6 +156,11 @@ extension SQLitePaymentLedger {
                 WHERE processor_payment_id IS NOT NULL;
             CREATE INDEX sessions_by_local_id_tail ON sessions (local_id_tail) WHERE local_id IS NOT NULL;
             """),
+        // What a manual capture took, in the session's currency (a partial capture takes less than the total). NULL
+        // for a payment captured automatically, not captured yet, or captured before this version: its whole total.
+        Migration(version: 5, summary: "captured amounts of manual captures", tables: [], sql: """
+            ALTER TABLE sessions ADD COLUMN captured_amount INTEGER;
+            """),
     ]
 
     /// Brings the schema to ``schemaVersion`` in one transaction, re-checking identity under the write lock.

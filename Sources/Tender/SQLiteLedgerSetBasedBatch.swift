@@ -34,6 +34,7 @@ struct SetBasedBatch {
         /// Some payment enters, stays in or leaves ``PaymentState/storedOffline``: `stored_since` (and its index)
         /// must be set.
         static let storedSince = Columns(rawValue: 1 << 8)
+        static let capturedAmount = Columns(rawValue: 1 << 9)
     }
 
     let changes: [SessionChange]
@@ -56,6 +57,7 @@ struct SetBasedBatch {
             if change.error != nil { columns.insert(.error) }
             if change.incrementsAttempts { columns.insert(.attempts) }
             if change.captureBefore != nil { columns.insert(.captureBefore) }
+            if change.capturedAmount != nil { columns.insert(.capturedAmount) }
             let entersStored = change.newState == .storedOffline && change.expectedState != .storedOffline
             if change.storedAt != nil || entersStored { columns.insert(.storedAt) }
             if change.newState == .storedOffline || change.expectedState == .storedOffline {

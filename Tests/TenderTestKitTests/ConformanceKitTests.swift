@@ -36,6 +36,7 @@ struct InMemorySubject: ConformanceSubject {
         func forwardStoredPayments() async { memory.forwardStoredPayments() }
         func charges(reference: String) async -> Int { memory.charges(reference: reference) }
         func refunded(reference: String) async -> Int64? { memory.refunded(reference: reference) }
+        func captured(reference: String) async -> Int64? { memory.captured(reference: reference) }
         func inject(_ fault: ConformanceFault) async {
             switch fault {
             case .confirmNotReceived: memory.injectTimeout(.timeOutBeforeCharge)

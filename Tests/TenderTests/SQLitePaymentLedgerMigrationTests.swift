@@ -173,6 +173,84 @@ struct SQLitePaymentLedgerMigrationTests: SQLiteLedgerFixtures {
         }
     }
 
+    @Test("a version-4 file is migrated to version 5: no captured amount recorded, then partial captures are kept")
+    func migratesFromVersion4() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("v4.sqlite")
+            let raw = try SQLiteDatabase(path: url.path, mode: .readWriteCreate)
+            try raw.executeScript("PRAGMA journal_mode = WAL;")
+            for migration in SQLitePaymentLedger.migrations where migration.version <= 4 {
+                try raw.executeScript(migration.sql)
+            }
+            try raw.executeScript("PRAGMA application_id = \(SQLitePaymentLedger.applicationID); PRAGMA user_version = 4;")
+            let insert = """
+                INSERT INTO sessions (merchant_id, location_id, reference, processor, amount, currency, currency_exponent,
+                    tip, tip_currency, tip_currency_exponent, capture_mode, offline_policy, route, state,
+                    processor_payment_id, attempts, created_at, updated_at, payment_attempt)
+                VALUES (?, ?, ?, 'stripe', ?, 'USD', 2, ?, ?, ?, 'manual', 'preferOnline', 'online', ?, ?, 1, ?, ?, 1)
+                """
+            // (reference, amount, tip, state): one captured before version 5, three still authorized.
+            let rows: [(String, Int64, Int64?, String)] = [
+                ("captured", 2_000, 200, "succeeded"), ("held-1", 3_000, nil, "authorized"),
+                ("held-2", 4_000, nil, "authorized"), ("held-3", 5_000, nil, "authorized"),
+            ]
+            for (reference, amount, tip, state) in rows {
+                try raw.execute(insert, [
+                    .text(shop.merchantID), .text(shop.locationID), .text(reference), .integer(amount), .integer(tip),
+                    .text(tip == nil ? nil : "USD"), .integer(tip == nil ? nil : 2), .text(state),
+                    .text("pi_\(reference)"), .date(at(0)), .date(at(1)),
+                ])
+                try raw.execute("INSERT INTO transitions (session_id, from_state, to_state, at) VALUES (?, NULL, ?, ?)",
+                                [.integer(raw.lastInsertRowID), .text(state), .date(at(1))])
+            }
+            try raw.execute("INSERT INTO scopes VALUES (?, ?)", [.text(shop.merchantID), .text(shop.locationID)])
+            raw.close()
+
+            let ledger = try SQLitePaymentLedger(url: url)
+            let before = try await everything(in: ledger, scope: shop)
+            // Captured before version 5: its whole total (the tip included) counts as captured.
+            let old = try #require(before["captured"])
+            #expect(old.capturedAmount == nil && old.captured == usd(2_200) && old.refundableAmount == usd(2_200))
+            #expect(before["held-1"]?.captured == usd(0) && before["held-1"]?.refundableAmount == usd(0))
+            // A partial capture on the row path, and two in one set-based batch.
+            _ = try await ledger.record(SessionChange(reference: "held-1", expectedState: .authorized,
+                                                      newState: .succeeded, at: at(10), capturedAmount: usd(1_000)),
+                                        scope: shop)
+            _ = try await ledger.record([
+                SessionChange(reference: "held-2", expectedState: .authorized, newState: .succeeded, at: at(11),
+                              capturedAmount: usd(2_500)),
+                SessionChange(reference: "held-3", expectedState: .authorized, newState: .succeeded, at: at(11),
+                              capturedAmount: usd(5_000)),
+            ], scope: shop)
+            // Never more than the total, never in another currency: refused, nothing written.
+            await #expect(throws: PaymentError.self) {
+                try await ledger.record(SessionChange(reference: "captured", expectedState: .succeeded,
+                                                      newState: .succeeded, at: at(12), capturedAmount: usd(2_201)),
+                                        scope: shop)
+            }
+            await #expect(throws: PaymentError.self) {
+                try await ledger.insertRefund(RefundRecord(id: "held-1/refund-1", reference: "held-1", number: 1,
+                                                           amount: usd(1_001), createdAt: at(13)), scope: shop)
+            }
+            try await ledger.insertRefund(RefundRecord(id: "held-1/refund-1", reference: "held-1", number: 1,
+                                                       amount: usd(1_000), createdAt: at(13)), scope: shop)
+            await ledger.close()
+
+            let reopened = try SQLitePaymentLedger(url: url)
+            let after = try await everything(in: reopened, scope: shop)
+            #expect(after["held-1"]?.capturedAmount == usd(1_000) && after["held-1"]?.refundableAmount == usd(0))
+            #expect(after["held-2"]?.capturedAmount == usd(2_500) && after["held-2"]?.refundableAmount == usd(2_500))
+            #expect(after["held-3"]?.captured == usd(5_000))
+            #expect(after["captured"]?.capturedAmount == nil)
+            #expect(try await reopened.sessions(in: [.succeeded], scope: shop).map(\.capturedAmount)
+                    == [nil, usd(1_000), usd(2_500), usd(5_000)])
+            await reopened.close()
+            let probe = try SQLiteDatabase(path: url.path, mode: .readOnly)
+            defer { probe.close() }
+            #expect(try probe.scalarInteger("PRAGMA user_version") == 5)
+        }
+    }
+
     @Test("refund history and refunds are protected in the file itself")
     func refundTablesAreProtected() async throws {
         try await withTemporaryDirectory { directory in

@@ -234,7 +234,7 @@ struct SQLitePaymentLedgerTests: SQLiteLedgerFixtures {
             defer { probe.close() }
             #expect(try probe.scalarText("PRAGMA journal_mode") == "wal")
             #expect(try probe.scalarInteger("PRAGMA user_version") == Int64(SQLitePaymentLedger.schemaVersion))
-            #expect(SQLitePaymentLedger.schemaVersion == 4)
+            #expect(SQLitePaymentLedger.schemaVersion == 5)
             #expect(try probe.scalarInteger("PRAGMA application_id") == Int64(SQLitePaymentLedger.applicationID))
             let tables = try probe.scalarInteger(
                 "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?, ?, ?)",

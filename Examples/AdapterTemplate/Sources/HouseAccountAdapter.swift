@@ -60,11 +60,16 @@ public final class HouseAccountProcessor: PaymentProcessor {
         orderNumber.split(separator: "#", maxSplits: 1).first.map(String.init) ?? orderNumber
     }
 
-    /// Offline is possible (the device holds charges), with a house rule: at most 200.00 per held charge.
+    /// Offline is possible (the device holds charges), with a house rule: at most 200.00 per held charge. Settling
+    /// takes no amount (it settles the whole charge), so no partial capture. The vendor's documented maximum per
+    /// charge (``HouseAccountSimulator/maximumCharge``) is declared, so the core refuses more before calling.
     public func capabilities() async -> ProcessorCapabilities {
         ProcessorCapabilities(processorName: name,
                               offlineLimits: ProcessorOfflineLimits(perPaymentMaximum: [.usd: 20_000]),
-                              supportedCurrencies: [.usd])
+                              supportedCurrencies: [.usd], supportsPartialCapture: false,
+                              amountLimits: ProcessorAmountLimits(
+                                maximumPerCurrency: [.usd: HouseAccountSimulator.maximumCharge],
+                                source: "the house account takes at most 50,000.00 per charge", isDocumented: true))
     }
 
     /// The server's reachability.

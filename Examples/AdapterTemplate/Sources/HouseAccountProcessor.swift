@@ -73,6 +73,8 @@ public enum HouseAccountError: String, Error, Hashable, Sendable, CaseIterable {
     case notOnHold
     /// The request timed out: the server may or may not have charged.
     case timedOut
+    /// The amount is more than the vendor takes in one charge (``HouseAccountSimulator/maximumCharge``).
+    case amountTooLarge
 }
 
 /// When the device may hold a charge instead of sending it now: the vendor's version of an offline policy.
@@ -128,6 +130,8 @@ public enum HouseAccountErrors {
                            "This charge is not on hold, so it cannot be settled or released."),
         VendorErrorMapping("timedOut", nil, .outcomeUnknown, .retrySamePayment, .processing,
                            "The house-account server did not answer; the charge may or may not have been made."),
+        VendorErrorMapping("amountTooLarge", nil, .invalidAmount, .fixRequest, .processing,
+                           "The amount is more than the house account takes in one charge."),
     ])
 
     /// The Tender error for a vendor error (by case name, never by position).

@@ -98,6 +98,15 @@ public actor HouseAccountSimulator: HouseAccountClient {
         }.count
     }
 
+    /// The total settled (captured) for an order number, in cents, read on the server without its search lag (a
+    /// test's view of the vendor's books).
+    public func settledAmount(orderNumber: String, includingAttempts: Bool = false) -> Int64 {
+        server.values.filter {
+            ($0.orderNumber == orderNumber || (includingAttempts && $0.orderNumber.hasPrefix(orderNumber + "#")))
+                && $0.status == .settled
+        }.reduce(Int64(0)) { $0 + $1.amount }
+    }
+
     /// Whether the server is reachable.
     public func isReachable() -> Bool { reachable }
 
@@ -118,8 +127,13 @@ public actor HouseAccountSimulator: HouseAccountClient {
         return charged
     }
 
+    /// The most the vendor takes in one charge, in cents: 50,000.00 (its documented limit; more is refused with
+    /// ``HouseAccountError/amountTooLarge``, held or sent).
+    public static let maximumCharge: Int64 = 5_000_000
+
     private func chargeNow(account: String, orderNumber: String, amount: Int64, currency: String, hold: HoldMode,
                            settleImmediately: Bool) throws(HouseAccountError) -> HouseCharge {
+        guard amount <= Self.maximumCharge else { throw .amountTooLarge }
         if let existing = (server.values.first { $0.orderNumber == orderNumber } ?? held.first { $0.orderNumber == orderNumber }) {
             guard existing.amount == amount else { throw .orderNumberReused }
             return existing

@@ -43,6 +43,9 @@ struct HouseAccountSubject: ConformanceSubject {
         func charges(reference: String) async -> Int {
             await simulator.acceptedCharges(orderNumber: reference, includingAttempts: true)
         }
+        func captured(reference: String) async -> Int64? {
+            await simulator.settledAmount(orderNumber: reference, includingAttempts: true)
+        }
         func inject(_ fault: ConformanceFault) async {
             switch fault {
             case .confirmNotReceived: await simulator.inject(.timeOutBeforeServer)

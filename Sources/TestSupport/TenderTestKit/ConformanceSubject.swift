@@ -56,6 +56,11 @@ public protocol ConformanceEnvironment: Sendable {
     /// only), or `nil` when the environment's processor takes no refunds (the refund checks are then skipped).
     func refunded(reference: String) async -> Int64?
 
+    /// How much the processor side has captured of this reference's payments, in minor units (automatic and manual
+    /// captures, every payment attempt), or `nil` when the environment cannot tell: the partial-capture check then
+    /// says so in its report instead of checking the vendor's side.
+    func captured(reference: String) async -> Int64?
+
     /// Injects a fault into the simulated vendor (see ``ConformanceFault``).
     func inject(_ fault: ConformanceFault) async
     /// Lets a held card presentation or authorization proceed (``ConformanceFault/holdNextCard``,
@@ -90,4 +95,7 @@ extension ConformanceEnvironment {
 
     /// No refunds: the refund checks are skipped for this environment.
     public func refunded(reference: String) async -> Int64? { nil }
+
+    /// Cannot tell: the partial-capture check reports that it checked the ledger's side only.
+    public func captured(reference: String) async -> Int64? { nil }
 }

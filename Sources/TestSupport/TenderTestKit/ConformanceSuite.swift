@@ -6,11 +6,15 @@ public struct ConformanceCheckResult: Hashable, Sendable, CustomStringConvertibl
     public var check: String
     /// What went wrong; empty when the check passed.
     public var failures: [String]
+    /// What the check could not check for this subject and said so (a capability the processor lacks, a figure
+    /// the environment cannot report), so that a pass is never vacuous without saying it.
+    public var notes: [String] = []
     /// Whether the check passed.
     public var passed: Bool { failures.isEmpty }
-    /// `✔ decline` or `✘ decline: …`.
+    /// `✔ decline`, `✔ partial capture (note)` or `✘ decline: …`.
     public var description: String {
-        passed ? "✔ \(check)" : "✘ \(check): " + failures.joined(separator: "; ")
+        let noted = notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
+        return passed ? "✔ \(check)\(noted)" : "✘ \(check)\(noted): " + failures.joined(separator: "; ")
     }
 }
 
@@ -73,7 +77,8 @@ public struct ConformanceSuite: Sendable {
             } catch {
                 collector.fail("threw \(error)")
             }
-            results.append(ConformanceCheckResult(check: check.name, failures: collector.failures))
+            results.append(ConformanceCheckResult(check: check.name, failures: collector.failures,
+                                                  notes: collector.notes))
         }
         return ConformanceReport(subject: subject.name, results: results)
     }
@@ -103,19 +108,33 @@ public struct ConformanceSuite: Sendable {
         Check(name: "vendor queue: destructive actions guarded", needsOffline: true, body: guardsUseVendorQueue),
         Check(name: "vendor queue: stored time from the vendor", needsOffline: true, body: storedTimeFromVendor),
         Check(name: "refunds: partial, never beyond the capture, settled once", needsOffline: false, body: refunds),
+        Check(name: "scope switch and sign-out refused while a payment is in flight", needsOffline: false,
+              body: scopeSwitchInFlight),
+        Check(name: "ledger failure after a charge: outcome unknown, same reference safe", needsOffline: false,
+              body: ledgerFailureAfterCharge),
+        Check(name: "partial capture recorded: captured, refundable, refunded", needsOffline: false,
+              body: partialCapture),
+        Check(name: "amount above the processor's maximum refused before the vendor", needsOffline: false,
+              body: amountAboveMaximum),
     ]
 }
 
-/// Collects failures of one check. Thread-safe.
+/// Collects failures of one check, and what it could not check. Thread-safe.
 public final class FailureCollector: Sendable {
     private let storage = Locked<[String]>([])
+    private let noted = Locked<[String]>([])
     /// Creates an empty collector.
     public init() {}
     /// Records a failure.
     public func fail(_ message: String) { storage.withLock { $0.append(message) } }
     /// Records a failure unless `condition` holds.
     public func expect(_ condition: Bool, _ message: @autoclosure () -> String) { if !condition { fail(message()) } }
+    /// Records what the check could not check for this subject (shown with the result, so a pass is never silent
+    /// about what it left out).
+    public func note(_ message: String) { noted.withLock { $0.append(message) } }
     /// The failures so far.
     public var failures: [String] { storage.current }
+    /// The notes so far.
+    public var notes: [String] { noted.current }
 }
 

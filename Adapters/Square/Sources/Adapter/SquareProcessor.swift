@@ -60,6 +60,11 @@ public final class SquareProcessor: PaymentProcessor {
         public var lateArrivalWindow: TimeInterval = 60
         /// Whether readers are reported as simulated (set it over the simulator: the SDK has no such flag).
         public var readersAreSimulated = false
+        /// The largest total (amount plus tip) per currency, in minor units, that the seller's account takes in one
+        /// payment, refused by the core before Square is asked. Empty by default: Square documents no maximum for
+        /// Mobile Payments SDK payments (UNVERIFIED that none exists; a seller's account may carry payment limits),
+        /// so set it to the account's limit if it has one.
+        public var maximumAmounts: [Currency: Int64] = [:]
 
         /// The defaults.
         public init() {}
@@ -160,7 +165,8 @@ public final class SquareProcessor: PaymentProcessor {
     /// Square's offline limits from the seller's ``Square/PaymentSettings`` plus the window and the device cap;
     /// `nil` when the seller is not opted in or the SDK is authorized with Sandbox. No partial capture
     /// (`CompletePayment` takes no amount), no metadata (Square's payments keep none), refunds when a
-    /// ``PaymentRefundService`` was given.
+    /// ``PaymentRefundService`` was given, and the amount limits of ``Configuration/maximumAmounts`` (none by
+    /// default: Square documents none).
     public func capabilities() async -> ProcessorCapabilities {
         await startObserving()
         let settings = await client.settingsManager.paymentSettings
@@ -179,7 +185,16 @@ public final class SquareProcessor: PaymentProcessor {
         return ProcessorCapabilities(processorName: name, offlineLimits: limits,
                                      supportedCurrencies: SquareMapping.supportedCurrencies,
                                      supportsPartialCapture: false, supportsMetadata: false,
-                                     supportsRefunds: refundService != nil)
+                                     supportsRefunds: refundService != nil, amountLimits: amountLimits)
+    }
+
+    /// The configured ``Configuration/maximumAmounts``, marked undocumented (Square states no maximum), or `nil`.
+    var amountLimits: ProcessorAmountLimits? {
+        guard !configuration.maximumAmounts.isEmpty else { return nil }
+        return ProcessorAmountLimits(
+            maximumPerCurrency: configuration.maximumAmounts,
+            source: "the seller's limit set in SquareProcessor.Configuration.maximumAmounts; Square documents no maximum",
+            isDocumented: false)
     }
 
     /// The SDK's view of the network now (the bridge's network monitor).

@@ -286,6 +286,8 @@ extension SquareSimulator {
         if parameters.autocomplete && parameters.acceptPartialAuthorization { return false }
         if parameters.delayAction == .complete && parameters.orderID != nil { return false }
         if (parameters.referenceID?.count ?? 0) > 40 || (parameters.note?.count ?? 0) > 500 { return false }
+        if let maximum = store.configuration.maximumPaymentAmount,
+           amount.amount + (parameters.tipMoney?.amount ?? 0) > maximum { return false }
         return true
     }
 

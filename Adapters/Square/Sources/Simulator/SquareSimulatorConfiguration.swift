@@ -93,6 +93,11 @@ extension SquareSimulator {
         public var interacOffline: InteracOfflineBehavior = .refusedAtReader
         /// When the card is presented.
         public var cardPresentation: CardPresentation = .immediate
+        /// The largest total (amount plus tip, in the currency's smallest unit) Square takes in one payment, refused
+        /// with `invalidPaymentParameters`; `nil` for none. UNVERIFIED: Square's Mobile Payments SDK documentation in
+        /// this project's reference states no maximum (a seller's account may carry one: Square's payment limits), so
+        /// the default is none and tests set one to model an account's limit.
+        public var maximumPaymentAmount: UInt?
 
         /// The defaults.
         public init() {}

@@ -46,6 +46,12 @@ struct SquareConformanceSubject: ConformanceSubject {
             })
         }
 
+        /// Square captures the whole of a payment when it completes (`CompletePayment` takes no amount).
+        func captured(reference: String) async -> Int64? {
+            Int64(await world.simulator.serverPayments.filter { $0.referenceID == reference && $0.status == .completed }
+                .reduce(UInt(0)) { $0 + $1.totalMoney.amount })
+        }
+
         func inject(_ fault: ConformanceFault) async {
             switch fault {
             case .confirmNotReceived: await world.simulator.injectFault(.timeoutBeforeServerCharge)

@@ -104,15 +104,27 @@ public actor StripeProcessor: PaymentProcessor {
 
     /// Stripe's 10,000 USD per payment offline when offline mode is enabled (nil otherwise); manual and partial
     /// capture (Stripe's `amount_to_capture` up to the authorized amount); metadata; refunds when a refund service
-    /// was given.
+    /// was given; Stripe's largest amount (``amountLimits``).
     public func capabilities() async -> ProcessorCapabilities {
         let enabled = await client.offlineModeEnabled
         return ProcessorCapabilities(processorName: name,
                                      offlineLimits: enabled ? ProcessorOfflineLimits(perPaymentMaximum: offlineMaximum) : nil,
                                      supportedCurrencies: nil, supportsManualCapture: true, supportsTips: true,
                                      supportsPartialCapture: true, supportsMetadata: true,
-                                     supportsRefunds: refundService != nil)
+                                     supportsRefunds: refundService != nil, amountLimits: Self.amountLimits)
     }
+
+    /// The largest amount Stripe accepts, in the currency's smallest unit: "The amount value supports up to eight
+    /// digits (e.g., a value of 99999999 for a USD charge of $999,999.99)" (Stripe API reference, PaymentIntent
+    /// `amount`); a larger amount fails with the API error `amount_too_large`. Applied to every currency (Stripe's
+    /// currencies page may list per-currency exceptions; none is in this project's reference, so none is assumed).
+    public static let maximumAmountMinorUnits: Int64 = 99_999_999
+
+    /// ``maximumAmountMinorUnits`` for every currency, as the core applies it before Stripe is called.
+    public static let amountLimits = ProcessorAmountLimits(
+        maximumForOtherCurrencies: maximumAmountMinorUnits,
+        source: "Stripe accepts at most eight digits in the currency's smallest unit; more fails with amount_too_large",
+        isDocumented: true)
 
     /// The SDK's own view: `offlineStatus.sdk.networkStatus`.
     public func networkStatus() async -> NetworkStatus {

@@ -26,6 +26,12 @@ extension StripeSimulator {
         }
         switch attemptRequest() {
         case .reached:
+            // Stripe's API refuses more than eight digits of the currency's smallest unit.
+            guard parameters.amount <= UInt(StripeProcessor.maximumAmountMinorUnits) else {
+                throw Stripe.ErrorCode(.stripeAPIError, message: "Amount must be no more than 99999999.",
+                                       apiError: Stripe.ApiError(type: "invalid_request_error", code: "amount_too_large",
+                                                                 message: "Amount must be no more than 99999999."))
+            }
             let server = createOnServer(parameters)
             log("created \(server.stripeId ?? "") online")
             return handOut(server, behavior: behavior)

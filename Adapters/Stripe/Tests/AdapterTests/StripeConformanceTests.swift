@@ -57,6 +57,10 @@ struct StripeConformanceSubject: ConformanceSubject {
                 .reduce(UInt(0)) { $0 + $1.amount })
         }
 
+        func captured(reference: String) async -> Int64? {
+            Int64(await simulator.charges(reference: reference).filter(\.captured).reduce(UInt(0)) { $0 + $1.amountCaptured })
+        }
+
         func inject(_ fault: ConformanceFault) async {
             switch fault {
             case .confirmNotReceived: await simulator.inject(.confirmNotReceived)

@@ -52,6 +52,11 @@ struct StripeBridgeConformanceSubject: ConformanceSubject {
                 .reduce(UInt(0)) { $0 + $1.amount })
         }
 
+        func captured(reference: String) async -> Int64? {
+            Int64(await device.simulator.charges(reference: reference).filter(\.captured)
+                .reduce(UInt(0)) { $0 + $1.amountCaptured })
+        }
+
         func inject(_ fault: ConformanceFault) async {
             let simulator = device.simulator
             switch fault {

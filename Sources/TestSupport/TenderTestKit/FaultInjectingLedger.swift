@@ -1,0 +1,149 @@
+import Foundation
+
+/// A ledger whose writes fail on cue, wrapping any ``PaymentLedger``: what a full disk, an I/O error or another
+/// process holding the file's lock (`SQLITE_BUSY`) does to a real ledger, at the worst moment — after the vendor was
+/// asked to charge. Reads always go through.
+///
+/// ```swift
+/// let ledger = FaultInjectingLedger(wrapping: InMemoryPaymentLedger())
+/// ledger.failWrites { $0.newState == .succeeded }   // the outcome of a charge cannot be recorded
+/// ```
+public final class FaultInjectingLedger: PaymentLedger, @unchecked Sendable {
+    /// Which writes to fail.
+    private struct Plan {
+        var sessionRule: (@Sendable (SessionChange) -> Bool)?
+        var refundRule: (@Sendable (RefundChange) -> Bool)?
+        var remaining = Int.max
+        var failed = 0
+    }
+
+    /// The wrapped ledger.
+    public let inner: any PaymentLedger
+    private let plan = Locked(Plan())
+
+    /// Wraps `inner`; no write fails until told.
+    public init(wrapping inner: any PaymentLedger) { self.inner = inner }
+
+    /// Fails every session change (single or in a batch) matching `rule`, at most `times` times, with
+    /// ``PaymentError/Code/ledgerUnavailable`` ("disk I/O error"), writing nothing.
+    public func failWrites(times: Int = .max, where rule: @escaping @Sendable (SessionChange) -> Bool) {
+        plan.withLock {
+            $0.sessionRule = rule
+            $0.remaining = times
+        }
+    }
+
+    /// Fails every refund change matching `rule`, at most `times` times.
+    public func failRefundWrites(times: Int = .max, where rule: @escaping @Sendable (RefundChange) -> Bool) {
+        plan.withLock {
+            $0.refundRule = rule
+            $0.remaining = times
+        }
+    }
+
+    /// Lets every write through again.
+    public func heal() {
+        plan.withLock {
+            $0.sessionRule = nil
+            $0.refundRule = nil
+        }
+    }
+
+    /// How many writes were failed.
+    public var failedWrites: Int { plan.current.failed }
+
+    private var injected: PaymentError {
+        PaymentError(.ledgerUnavailable, recovery: .fixIntegration, phase: .ledger,
+                     message: "The ledger could not be written: disk I/O error (injected fault).")
+    }
+
+    private func check(_ changes: [SessionChange]) throws {
+        let fail = plan.withLock { p -> Bool in
+            guard p.remaining > 0, let rule = p.sessionRule, changes.contains(where: rule) else { return false }
+            p.remaining -= 1
+            p.failed += 1
+            return true
+        }
+        if fail { throw injected }
+    }
+
+    private func check(_ change: RefundChange) throws {
+        let fail = plan.withLock { p -> Bool in
+            guard p.remaining > 0, let rule = p.refundRule, rule(change) else { return false }
+            p.remaining -= 1
+            p.failed += 1
+            return true
+        }
+        if fail { throw injected }
+    }
+
+    /// Records a new session (never failed: the write-ahead record is what the checks build on).
+    public func insert(_ session: PaymentSession) async throws { try await inner.insert(session) }
+
+    /// Reads through.
+    public func session(reference: String, scope: LedgerScope, includingHistory: Bool) async throws -> PaymentSession? {
+        try await inner.session(reference: reference, scope: scope, includingHistory: includingHistory)
+    }
+
+    /// Reads through.
+    public func session(localID: String?, processorPaymentID: String?, scope: LedgerScope) async throws
+        -> PaymentSession? {
+        try await inner.session(localID: localID, processorPaymentID: processorPaymentID, scope: scope)
+    }
+
+    /// Fails on cue, else writes through.
+    public func record(_ change: SessionChange, scope: LedgerScope) async throws -> PaymentSession {
+        try check([change])
+        return try await inner.record(change, scope: scope)
+    }
+
+    /// Fails on cue (the whole batch), else writes through.
+    public func record(_ changes: [SessionChange], scope: LedgerScope) async throws -> [PaymentSession] {
+        try check(changes)
+        return try await inner.record(changes, scope: scope)
+    }
+
+    /// Reads through.
+    public func sessions(references: [String], scope: LedgerScope) async throws -> [String: PaymentSession] {
+        try await inner.sessions(references: references, scope: scope)
+    }
+
+    /// Reads through.
+    public func sessions(in states: Set<PaymentState>, scope: LedgerScope) async throws -> [PaymentSession] {
+        try await inner.sessions(in: states, scope: scope)
+    }
+
+    /// Reads through.
+    public func allSessions(scope: LedgerScope) async throws -> [PaymentSession] {
+        try await inner.allSessions(scope: scope)
+    }
+
+    /// Reads through.
+    public func storedSummary(scope: LedgerScope) async throws -> StoredPaymentSummary {
+        try await inner.storedSummary(scope: scope)
+    }
+
+    /// Reads through.
+    public func scopes() async throws -> [LedgerScope] { try await inner.scopes() }
+
+    /// Records a new refund (never failed: the write-ahead record).
+    public func insertRefund(_ refund: RefundRecord, scope: LedgerScope) async throws {
+        try await inner.insertRefund(refund, scope: scope)
+    }
+
+    /// Fails on cue, else writes through.
+    public func recordRefund(_ change: RefundChange, scope: LedgerScope) async throws -> RefundRecord {
+        try check(change)
+        return try await inner.recordRefund(change, scope: scope)
+    }
+
+    /// Reads through.
+    public func refunds(reference: String, scope: LedgerScope) async throws -> [RefundRecord] {
+        try await inner.refunds(reference: reference, scope: scope)
+    }
+
+    /// Reads through.
+    public func refunds(in statuses: Set<RefundStatus>, scope: LedgerScope) async throws -> [RefundRecord] {
+        try await inner.refunds(in: statuses, scope: scope)
+    }
+}
