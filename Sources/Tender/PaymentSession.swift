@@ -110,6 +110,10 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
     /// 36 hours card-present by default), when known. After it the vendor releases or completes the payment by
     /// itself; reconciliation records what it did.
     public var captureBefore: Date?
+    /// How the session's vendor identifiers are derived: ``IdempotencyKeyScheme/scoped`` for sessions recorded
+    /// since ledger schema 6 (the vendor attempt id carries the merchant and location),
+    /// ``IdempotencyKeyScheme/referenceOnly`` for older ones, which keep the ids they were started with.
+    public var keyScheme: IdempotencyKeyScheme
     /// Every refund of this payment, oldest first. Sessions read by reference always carry them; listings
     /// (``PaymentLedger/allSessions(scope:)``, ``PaymentLedger/sessions(in:scope:)``) may leave them empty.
     public var refunds: [RefundRecord]
@@ -132,6 +136,7 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
         paymentAttempt = 1
         createdAt = at
         updatedAt = at
+        keyScheme = .scoped
         refunds = []
         transitions = [PaymentTransition(from: nil, to: .created, at: at)]
     }
@@ -139,11 +144,11 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
     private enum CodingKeys: String, CodingKey {
         case reference, scope, processor, amount, tip, captureMode, offlinePolicy, route, state, processorPaymentID
         case localID, card, lastError, attempts, paymentAttempt, createdAt, updatedAt, storedAt, captureBefore
-        case refunds, transitions
+        case keyScheme, refunds, transitions
     }
 
-    /// Decodes a session; sessions encoded before payment attempts, capture deadlines and refunds existed decode
-    /// with attempt 1, no deadline and no refunds.
+    /// Decodes a session; sessions encoded before payment attempts, capture deadlines, refunds and key schemes
+    /// existed decode with attempt 1, no deadline, no refunds and reference-only vendor ids.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         reference = try c.decode(String.self, forKey: .reference)
@@ -165,6 +170,7 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
         updatedAt = try c.decode(Date.self, forKey: .updatedAt)
         storedAt = try c.decodeIfPresent(Date.self, forKey: .storedAt)
         captureBefore = try c.decodeIfPresent(Date.self, forKey: .captureBefore)
+        keyScheme = try c.decodeIfPresent(IdempotencyKeyScheme.self, forKey: .keyScheme) ?? .referenceOnly
         refunds = try c.decodeIfPresent([RefundRecord].self, forKey: .refunds) ?? []
         transitions = try c.decode([PaymentTransition].self, forKey: .transitions)
     }

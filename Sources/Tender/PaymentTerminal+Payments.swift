@@ -91,7 +91,7 @@ extension PaymentTerminal {
                                          route: decision.initialRoute, at: clock.now())
             try await ledger.insert(session)
             live[request.reference] = session
-            attempt = PaymentAttempt()
+            attempt = PaymentAttempt(idScope: session.keyScheme.attemptIDScope(scope))
         case .continuation(let session):
             let lastRecordedAt = try await lastStateChange(of: session)
             let bumped = try await ledger.record(
@@ -100,7 +100,8 @@ extension PaymentTerminal {
             live[request.reference] = bumped
             attempt = PaymentAttempt(number: bumped.attempts, paymentAttempt: bumped.paymentAttempt,
                                      processorPaymentID: bumped.processorPaymentID, localID: bumped.localID,
-                                     previousState: bumped.state, lastRecordedAt: lastRecordedAt)
+                                     previousState: bumped.state, lastRecordedAt: lastRecordedAt,
+                                     idScope: bumped.keyScheme.attemptIDScope(scope))
         case .newVendorPayment(let session):
             await abandon(session)
             let restarted = try await ledger.record(
@@ -113,7 +114,7 @@ extension PaymentTerminal {
                                                              to: .created, at: restarted.updatedAt)))
             live[request.reference] = restarted
             attempt = PaymentAttempt(number: restarted.attempts, paymentAttempt: restarted.paymentAttempt,
-                                     previousState: .created)
+                                     previousState: .created, idScope: restarted.keyScheme.attemptIDScope(scope))
         }
 
         let recorder = PaymentRecorder(session: live[request.reference]!, scope: scope, ledger: ledger, clock: clock,

@@ -3,8 +3,9 @@ import Foundation
 extension PaymentTerminal {
     /// Reconciles every session the processor may still act on — created, collecting, processing, outcome unknown,
     /// stored offline, failed to forward, and authorizations awaiting capture (which can expire) — with what the
-    /// processor holds, and settles refunds a crash left pending. Call it after every launch, before taking
-    /// payments. Sessions whose outcome cannot be established stay ``PaymentState/outcomeUnknown``; stored payments
+    /// processor holds, settles refunds a crash left pending, and looks up once more every succeeded refund the
+    /// processor may still fail (``ProcessorCapabilities/refundChangeWindow``). Call it after every launch, before
+    /// taking payments. Sessions whose outcome cannot be established stay ``PaymentState/outcomeUnknown``; stored payments
     /// the processor still holds stay ``PaymentState/storedOffline``.
     ///
     /// The processor is asked about every session first; the changes are then committed to the ledger in one
@@ -39,7 +40,7 @@ extension PaymentTerminal {
             hub.send(.processor(.forwardingError((error as? PaymentError) ?? PaymentError(
                 .ledgerUnavailable, recovery: .fixIntegration, phase: .reconciliation, message: "\(error)"))))
         }
-        _ = await settlePendingRefunds()
+        _ = await followRefunds()
         hub.send(.recoveryFinished(report))
         return report
     }

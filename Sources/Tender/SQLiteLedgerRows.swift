@@ -17,7 +17,7 @@ extension SQLitePaymentLedger {
                 .text(session.localID), .text(try json(session.card)), .text(try json(session.lastError)),
                 .integer(Int64(session.attempts)), .date(session.createdAt), .date(session.updatedAt),
                 .date(session.storedAt), .date(Self.storedSince(session)), .integer(Int64(session.paymentAttempt)),
-                .date(session.captureBefore),
+                .date(session.captureBefore), .integer(Int64(session.keyScheme.rawValue)),
             ])
         } catch let error as SQLiteError where error.extendedCode == SQLiteError.constraintUnique {
             throw PaymentError(.duplicateReference, recovery: .fixRequest, phase: .ledger,
@@ -164,6 +164,7 @@ extension SQLitePaymentLedger {
         session.storedAt = row.optionalDate(22)
         session.paymentAttempt = Int(row.integer(23))
         session.captureBefore = row.optionalDate(24)
+        session.keyScheme = IdempotencyKeyScheme(rawValue: Int(row.integer(25)))
         session.transitions = []
         return (row.integer(0), session)
     }

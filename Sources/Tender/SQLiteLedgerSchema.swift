@@ -156,6 +156,16 @@ extension SQLitePaymentLedger {
                 WHERE processor_payment_id IS NOT NULL;
             CREATE INDEX sessions_by_local_id_tail ON sessions (local_id_tail) WHERE local_id IS NOT NULL;
             """),
+        // Version 5 is the captured amount (issue 18, facade). Version 6: idempotency keys unique per merchant,
+        // location, reference, attempt and operation. Sessions already recorded keep the reference-only vendor
+        // attempt ids they were started with (key_scheme 1, the default); new ones are written with 2. Refunds keep
+        // their recorded ids (the key is the id). Succeeded refunds are followed until their processor can no
+        // longer change them, found by status and time of their last change.
+        Migration(version: 6, summary: "per-session idempotency key scheme, refunds by status and time", tables: [],
+                  sql: """
+            ALTER TABLE sessions ADD COLUMN key_scheme INTEGER NOT NULL DEFAULT 1;
+            CREATE INDEX refunds_by_status_and_time ON refunds (merchant_id, location_id, status, updated_at);
+            """),
     ]
 
     /// Brings the schema to ``schemaVersion`` in one transaction, re-checking identity under the write lock.

@@ -112,6 +112,23 @@ extension SQLitePaymentLedger {
         }
     }
 
+    /// The refunds of the scope with one of these statuses changed at or after `updatedSince`, oldest first,
+    /// through the index by scope, status and time (schema version 6).
+    public func refunds(in statuses: Set<RefundStatus>, updatedSince: Date, scope: LedgerScope) throws
+        -> [RefundRecord] {
+        guard !statuses.isEmpty else { return [] }
+        return try guarded("list recent refunds") {
+            let sorted = statuses.map(\.rawValue).sorted()
+            var result: [RefundRecord] = []
+            try db.query(RefundSQL.selectInStatusesSince(count: sorted.count),
+                         [.text(scope.merchantID), .text(scope.locationID)] + sorted.map { .text($0) }
+                            + [.date(updatedSince)]) {
+                result.append(try decodeRefund($0).1)
+            }
+            return result
+        }
+    }
+
     /// One entry of a refund's append-only history.
     struct RefundHistoryEntry: Hashable {
         var from: RefundStatus?
@@ -206,6 +223,14 @@ private enum RefundSQL {
         let placeholders = Array(repeating: "?", count: count).joined(separator: ", ")
         return "SELECT \(columns) FROM refunds r JOIN sessions s ON s.id = r.session_id "
             + "WHERE r.merchant_id = ? AND r.location_id = ? AND r.status IN (\(placeholders)) ORDER BY r.id"
+    }
+
+    /// ``selectInStatuses(count:)`` limited to refunds changed at or after a time.
+    static func selectInStatusesSince(count: Int) -> String {
+        let placeholders = Array(repeating: "?", count: count).joined(separator: ", ")
+        return "SELECT \(columns) FROM refunds r JOIN sessions s ON s.id = r.session_id "
+            + "WHERE r.merchant_id = ? AND r.location_id = ? AND r.status IN (\(placeholders)) AND r.updated_at >= ? "
+            + "ORDER BY r.id"
     }
 
     static let selectHistory = """
