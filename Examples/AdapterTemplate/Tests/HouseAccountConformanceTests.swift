@@ -41,7 +41,7 @@ struct HouseAccountSubject: ConformanceSubject {
         }
         func forwardStoredPayments() async { await house.forwardHeldCharges() }
         func charges(reference: String) async -> Int {
-            await simulator.acceptedCharges(orderNumber: reference, includingAttempts: true)
+            await simulator.acceptedCharges(reference: reference)
         }
         func inject(_ fault: ConformanceFault) async {
             switch fault {

@@ -51,6 +51,11 @@ public final class SquareProcessor: PaymentProcessor {
         public var lateArrivalWindow: TimeInterval = 60
         /// Whether readers are reported as simulated (set it over the simulator: the SDK has no such flag).
         public var readersAreSimulated = false
+        /// How long after a refund was recorded succeeded (`COMPLETED`) Square may still change it (reported as
+        /// ``ProcessorCapabilities/refundChangeWindow``). Square documents `PaymentRefund.status` as `PENDING`, then
+        /// `COMPLETED`, `REJECTED` or `FAILED`, and no change after `COMPLETED`: 0, so a completed refund is not
+        /// looked up again. UNVERIFIED; a seller who sees completed refunds fail later can set a window here.
+        public var refundChangeWindow: TimeInterval = 0
 
         /// The defaults.
         public init() {}
@@ -168,7 +173,8 @@ public final class SquareProcessor: PaymentProcessor {
         return ProcessorCapabilities(processorName: name, offlineLimits: limits,
                                      supportedCurrencies: SquareMapping.supportedCurrencies,
                                      supportsPartialCapture: false, supportsMetadata: false,
-                                     supportsRefunds: refundService != nil)
+                                     supportsRefunds: refundService != nil,
+                                     refundChangeWindow: refundService == nil ? 0 : configuration.refundChangeWindow)
     }
 
     /// The SDK's view of the network now (the bridge's network monitor).
