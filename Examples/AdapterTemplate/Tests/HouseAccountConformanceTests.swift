@@ -52,6 +52,12 @@ struct HouseAccountSubject: ConformanceSubject {
             case .holdNextAuthorization: await simulator.holdCharge()
             }
         }
+        /// House accounts take no refunds (the template's processor reports `supportsRefunds` false).
+        func failNextRefundAfterSuccess(after seconds: Double) async -> ConformanceSupport? {
+            .unsupported("house accounts take no refunds")
+        }
+        /// The house-account server knows no locations: a second shop of the same business uses it as it is.
+        func moveToAnotherLocation() async throws -> ConformanceLocation? { .moved(locationID: "shop-2") }
         func releaseHeld() async { await simulator.release() }
         func isHolding() async -> Bool { await simulator.isHolding() }
         func advanceClock(by seconds: Double) async { manualClock.advance(by: seconds) }

@@ -73,7 +73,8 @@ public struct ConformanceSuite: Sendable {
             } catch {
                 collector.fail("threw \(error)")
             }
-            results.append(ConformanceCheckResult(check: check.name, failures: collector.failures))
+            let name = collector.notRunReason.map { "\(check.name) (not run: \($0))" } ?? check.name
+            results.append(ConformanceCheckResult(check: name, failures: collector.failures))
         }
         return ConformanceReport(subject: subject.name, results: results)
     }
@@ -103,6 +104,10 @@ public struct ConformanceSuite: Sendable {
         Check(name: "vendor queue: destructive actions guarded", needsOffline: true, body: guardsUseVendorQueue),
         Check(name: "vendor queue: stored time from the vendor", needsOffline: true, body: storedTimeFromVendor),
         Check(name: "refunds: partial, never beyond the capture, settled once", needsOffline: false, body: refunds),
+        Check(name: "refunds: a refund that fails after it succeeded", needsOffline: false,
+              body: refundFailsAfterSuccess),
+        Check(name: "keys: the same references at two locations never collide", needsOffline: false,
+              body: keysAcrossLocations),
     ]
 }
 
@@ -117,5 +122,12 @@ public final class FailureCollector: Sendable {
     public func expect(_ condition: Bool, _ message: @autoclosure () -> String) { if !condition { fail(message()) } }
     /// The failures so far.
     public var failures: [String] { storage.current }
+
+    private let notRun = Locked<String?>(nil)
+    /// Records that the check could not run, and why (the environment said its vendor cannot do it); the report
+    /// names the check with the reason.
+    public func notRun(_ reason: String) { notRun.withLock { $0 = reason } }
+    /// Why the check did not run, if it did not.
+    public var notRunReason: String? { notRun.current }
 }
 
