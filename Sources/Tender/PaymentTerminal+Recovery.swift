@@ -40,7 +40,7 @@ extension PaymentTerminal {
             hub.send(.processor(.forwardingError((error as? PaymentError) ?? PaymentError(
                 .ledgerUnavailable, recovery: .fixIntegration, phase: .reconciliation, message: "\(error)"))))
         }
-        _ = await followRefunds()
+        _ = await followRefunds(all: true)
         hub.send(.recoveryFinished(report))
         return report
     }

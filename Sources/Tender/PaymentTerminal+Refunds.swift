@@ -117,23 +117,25 @@ extension PaymentTerminal {
 
     /// Follows refunds until the processor can no longer change them: settles pending ones
     /// (``settlePendingRefunds()``), then looks up again the succeeded ones still inside the processor's
-    /// ``ProcessorCapabilities/refundChangeWindow`` (``recheckSucceededRefunds()``).
+    /// ``ProcessorCapabilities/refundChangeWindow`` (``recheckSucceededRefunds(all:)``).
+    /// - Parameter all: look every succeeded refund inside its window up, however recently it was (recovery);
+    ///   otherwise only those due by ``QueuePolling/refundCheckInterval`` (the poller).
     /// - Returns: whether any refund changed.
-    func followRefunds() async -> Bool {
+    func followRefunds(all: Bool = false) async -> Bool {
         let settled = await settlePendingRefunds()
-        let rechecked = await recheckSucceededRefunds()
+        let rechecked = await recheckSucceededRefunds(all: all)
         return settled || rechecked
     }
 
     /// The succeeded refunds the processor may still change and that are due for a look: recorded succeeded less
     /// than the processor's ``ProcessorCapabilities/refundChangeWindow`` ago, and not looked up in the last
-    /// ``QueuePolling/refundCheckInterval`` seconds (every one of them after a launch).
-    func succeededRefundsDue(now: Date) async -> [RefundRecord] {
+    /// ``QueuePolling/refundCheckInterval`` seconds (every one of them after a launch), or all of them with `all`.
+    func succeededRefundsDue(now: Date, all: Bool = false) async -> [RefundRecord] {
         let window = await processor.capabilities().refundChangeWindow
         guard window > 0, let recent = try? await ledger.refunds(in: [.succeeded],
                                                                   updatedSince: now.addingTimeInterval(-window),
                                                                   scope: scope) else { return [] }
-        let interval = polling.refundCheckInterval
+        let interval = all ? 0 : polling.refundCheckInterval
         return recent.filter { record in
             guard !refundsInFlight.contains(record.reference) else { return false }
             let last = lastRefundCheck[refundCheckKey(record)] ?? .distantPast
@@ -141,14 +143,14 @@ extension PaymentTerminal {
         }
     }
 
-    /// Looks up again the succeeded refunds that are due (``succeededRefundsDue(now:)``) and records the one later
+    /// Looks up again the succeeded refunds that are due (``succeededRefundsDue(now:all:)``) and records the one later
     /// change a processor documents: ``RefundStatus/succeeded`` → ``RefundStatus/failed`` (Stripe: a refund to an
     /// expired or canceled card fails after succeeding). Any other answer changes nothing; a lookup that fails is
     /// tried again at the next interval.
     /// - Returns: whether any refund changed.
-    func recheckSucceededRefunds() async -> Bool {
+    func recheckSucceededRefunds(all: Bool = false) async -> Bool {
         let now = clock.now()
-        let due = await succeededRefundsDue(now: now)
+        let due = await succeededRefundsDue(now: now, all: all)
         var changed = false
         for record in due {
             lastRefundCheck[refundCheckKey(record)] = now

@@ -88,6 +88,19 @@ private func refundStatuses(_ recorder: EventRecorder) -> [RefundStatus] {
         #expect(try await relaunched.session(reference: "rf-2")?.refundableAmount == usd(1_500))
     }
 
+    @Test("recover() looks succeeded refunds up again however recently the poller did")
+    func recoverIgnoresTheInterval() async throws {
+        let (terminal, processor, clock) = following()
+        _ = try await terminal.takePayment(PaymentRequest(amount: usd(900), reference: "rf-7"))
+        processor.failNextRefundAfterSuccess(after: 10)
+        _ = try await terminal.refund(reference: "rf-7")
+        _ = await terminal.pollOnce()  // looked up: succeeded
+        clock.advance(by: 11)
+        #expect(!(await terminal.pollOnce()), "not due again before the interval")
+        _ = await terminal.recover()
+        #expect(try await terminal.session(reference: "rf-7")?.refunds.map(\.status) == [.failed])
+    }
+
     @Test("a succeeded refund is due for a look only every refundCheckInterval, and only inside the window")
     func checkedOnTheIntervalInsideTheWindow() async throws {
         let (terminal, _, clock) = following(window: 600)
