@@ -86,7 +86,9 @@ func refundFailsAfterSuccess(_ env: any ConformanceEnvironment, _ c: FailureColl
     let session = try await terminal.session(reference: sale.reference)
     c.expect(session?.refundableAmount == usd(3_000),
              "after the failure \(String(describing: session?.refundableAmount)) is refundable, expected all 30.00")
-    c.expect(await env.refunded(reference: sale.reference) == 0, "the processor still counts the failed refund")
+    if let atProcessor = await env.refunded(reference: sale.reference) {
+        c.expect(atProcessor == 0, "the processor still counts \(atProcessor) of the failed refund")
+    }
     // It can be refunded again, under a new key.
     let again = try await terminal.refund(reference: sale.reference, amount: usd(3_000))
     c.expect(again.status != .failed && again.id != first.id,
@@ -168,6 +170,7 @@ func keysAcrossLocations(_ env: any ConformanceEnvironment, _ c: FailureCollecto
         (try? await first.session(reference: "conf-1003"))?.refunds.allSatisfy { $0.status == .succeeded } ?? false
     }
     c.expect(settled, "the second location's refund never settled")
-    let atProcessor = await env.refunded(reference: "conf-1003")
-    c.expect(atProcessor == 1_200, "the processor refunded \(String(describing: atProcessor)) of conf-1003, expected 5.00 + 7.00")
+    if let atProcessor = await env.refunded(reference: "conf-1003") {
+        c.expect(atProcessor == 1_200, "the processor refunded \(atProcessor) of conf-1003, expected 5.00 + 7.00")
+    }
 }
