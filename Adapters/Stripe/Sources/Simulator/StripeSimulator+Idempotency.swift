@@ -48,4 +48,33 @@ extension StripeSimulator {
         state.idempotentRequests = keys
         return true
     }
+
+    /// `POST /v1/payment_intents/:id/capture` (`amount_to_capture`, at most what is capturable): refused unless
+    /// `requires_capture` (an expired authorization is canceled; one to renew is `requires_reauthorization`). Under
+    /// an idempotency key, Stripe's rules apply (``idempotent(key:request:_:)``).
+    public func capture(stripeId: String, amount: UInt? = nil, idempotencyKey: String? = nil)
+        throws(StripeSimulatorServer.APIError) {
+        _ = try idempotent(key: idempotencyKey,
+                           request: "POST /v1/payment_intents/\(stripeId)/capture amount_to_capture=\(amount.map(String.init) ?? "")") {
+            () throws(StripeSimulatorServer.APIError) in try captureNow(stripeId: stripeId, amount: amount)
+        }
+    }
+
+    /// `POST /v1/payment_intents/:id/cancel`: releases an uncaptured authorization. Refused once succeeded or
+    /// canceled. Under an idempotency key, Stripe's rules apply (``idempotent(key:request:_:)``): the same request
+    /// again answers the canceled intent.
+    @discardableResult
+    public func cancelOnServer(stripeId: String, reason: String = "requested_by_customer", idempotencyKey: String?)
+        throws(StripeSimulatorServer.APIError) -> Stripe.PaymentIntent {
+        var canceled: Stripe.PaymentIntent?
+        let ran = try idempotent(key: idempotencyKey,
+                                 request: "POST /v1/payment_intents/\(stripeId)/cancel cancellation_reason=\(reason)") {
+            () throws(StripeSimulatorServer.APIError) in canceled = try cancelOnServer(stripeId: stripeId, reason: reason)
+        }
+        if !ran, let current = serverIntent(stripeId: stripeId) { return current }
+        guard let canceled else {
+            throw StripeSimulatorServer.APIError(code: "resource_missing", message: "No such PaymentIntent: \(stripeId).")
+        }
+        return canceled
+    }
 }
