@@ -49,7 +49,9 @@ extension SQLitePaymentLedger {
     /// fails) can be looked up by it again — recovery and the queue poller do — so the change is committed and
     /// synced with the next durable commit, like the results of payments the vendor holds
     /// (``SessionChange/requiresDurableSync``). The first answer, which brings the id (or a failure without one), is
-    /// durable: a refund is not idempotent once the processor forgets its key, so it must be found by its id.
+    /// durable: a refund is not idempotent once the processor forgets its key, so it must be found by its id. So is a
+    /// succeeded refund that failed later (the amount becomes refundable again), although a lookup inside the
+    /// processor's change window would find it again.
     /// - Throws: ``PaymentError/Code/unknownReference`` when no refund has this id in the scope,
     ///   ``PaymentError/Code/invalidState`` (nothing is written), or ``PaymentError/Code/ledgerUnavailable``.
     public func recordRefund(_ change: RefundChange, scope: LedgerScope) throws -> RefundRecord {
@@ -69,6 +71,7 @@ extension SQLitePaymentLedger {
                     || (change.processorRefundID.map { $0 != before.processorRefundID } ?? false)
                 var after = before
                 try change.apply(to: &after)
+                if before.status == .succeeded, after.status == .failed { durable = true }
                 try db.execute(RefundSQL.update, [
                     .text(after.status.rawValue), .text(after.processorRefundID), .date(after.updatedAt),
                     .text(change.error == nil ? nil : try json(after.error)),
