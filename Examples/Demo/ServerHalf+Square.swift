@@ -11,6 +11,8 @@ struct SquarePeerRun {
     let server: TenderServer
     let baseURL: URL
     let reference: String
+    /// The demo seller's merchant and location, which every idempotency key carries.
+    let scope = LedgerScope(merchantID: "MLDEMO", locationID: "L_DEMO_SHOP")
     let out: Output
 
     func perform(amount total: Money, into result: inout ServerHalfResult) async {
@@ -32,7 +34,9 @@ struct SquarePeerRun {
             out.good("an APPROVED payment of \(total) on the peer (delayed capture), standing in for the reader's")
 
             let captures: any PaymentCaptureService = server
-            try await captures.capture(processor: "square", reference: reference, processorPaymentID: id, amount: total)
+            try await captures.capture(CaptureRequest(
+                processor: "square", reference: reference, processorPaymentID: id, amount: total,
+                idempotencyKey: IdempotencyKey.capture(scope: scope, reference: reference, paymentAttempt: 1).rawValue))
             let completed = try await client.getPayment(id: id)
             out.good("CompletePayment through TenderServer (PaymentCaptureService): \(completed?.status ?? "missing")")
 
@@ -40,7 +44,8 @@ struct SquarePeerRun {
             func request(_ number: Int, _ amount: Money) -> RefundRequest {
                 RefundRequest(processor: "square", reference: reference, processorPaymentID: id, amount: amount,
                               reason: .requestedByCustomer,
-                              idempotencyKey: RefundRecord.idempotencyKey(reference: reference, number: number))
+                              idempotencyKey: IdempotencyKey.refund(scope: scope, reference: reference, paymentAttempt: 1,
+                                                                    number: number).rawValue)
             }
             var made: [(Money, RefundResult)] = []
             for (number, amount) in [(1, part), (2, rest)] {

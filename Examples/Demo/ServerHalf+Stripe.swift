@@ -12,6 +12,8 @@ struct StripePeerRun {
     let reference: String
     let out: Output
 
+    /// The demo shop's merchant and location, which every idempotency key carries.
+    static let scope = LedgerScope(merchantID: "acct_demo", locationID: "tml_demo_shop")
     /// localstripe accepts any test-mode secret key.
     static let testKey = "sk_test_tender_demo"
 
@@ -21,7 +23,7 @@ struct StripePeerRun {
         var mismatches: [String] = []
         defer { result.mismatches += mismatches.map { "stripe (localstripe): \($0)" } }
         do {
-            let intent = try await client.createPaymentIntent(amount: authorized, reference: reference,
+            let intent = try await client.createPaymentIntent(amount: authorized, reference: reference, scope: Self.scope,
                                                               captureMethod: "manual", paymentMethodTypes: ["card"],
                                                               extra: ["payment_method": "pm_card_visa"])
             let (status, _) = try await ServerHalf.raw(
@@ -37,14 +39,17 @@ struct StripePeerRun {
 
             // Capture part of it, through TenderServer as the adapters' capture service.
             let captures: any PaymentCaptureService = server
-            try await captures.capture(processor: "stripe", reference: reference, processorPaymentID: intent.id,
-                                       amount: toCapture)
+            try await captures.capture(CaptureRequest(
+                processor: "stripe", reference: reference, processorPaymentID: intent.id, amount: toCapture,
+                idempotencyKey: IdempotencyKey.capture(scope: Self.scope, reference: reference, paymentAttempt: 1).rawValue))
             out.good("captured \(toCapture) of it through TenderServer (PaymentCaptureService)")
 
             // Refund part of the capture, through TenderServer as the refund service, and send it again.
             let refunds: any PaymentRefundService = server
             let request = RefundRequest(processor: "stripe", reference: reference, processorPaymentID: intent.id,
-                                        amount: toRefund, idempotencyKey: RefundRecord.idempotencyKey(reference: reference, number: 1))
+                                        amount: toRefund,
+                                        idempotencyKey: IdempotencyKey.refund(scope: Self.scope, reference: reference,
+                                                                              paymentAttempt: 1, number: 1).rawValue)
             let first = try await refunds.refund(request)
             let again = try await refunds.refund(request)
             let same = first.processorRefundID != nil && again.processorRefundID == first.processorRefundID
@@ -56,7 +61,8 @@ struct StripePeerRun {
             let final = try await client.retrievePaymentIntent(id: intent.id)
             let charge = final?.latestCharge?.object
             let ours = try await client.refunds(paymentIntent: intent.id)
-                .filter { $0.metadata[StripeServerClient.refundKeyMetadataKey] == request.idempotencyKey }
+                .filter { $0.metadata[StripeServerClient.refundKeyMetadataKey]
+                    == IdempotencyKey.fitted(request.idempotencyKey, maximumLength: StripeServerClient.maximumIdempotencyKeyLength) }
             let found = try await refunds.lookUpRefund(processor: "stripe", processorPaymentID: intent.id,
                                                        idempotencyKey: request.idempotencyKey, processorRefundID: nil)
             // What the merchant keeps. Stripe reports `amount_captured`; localstripe omits it and records the

@@ -113,15 +113,30 @@ extension InMemoryPaymentProcessor {
     }
 
     /// Captures an authorized or forwarded payment: `amount` at most what was authorized (all of it when partial
-    /// capture is turned off), reported and kept as the captured amount.
-    public func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
-        -> ProcessorPaymentUpdate {
-        try settle(reference: reference, processorPaymentID: processorPaymentID, to: .succeeded, capturing: amount)
+    /// capture is turned off), reported and kept as the captured amount. Its idempotency key, reused for another
+    /// payment or amount, is refused as a vendor's server refuses it (``PaymentError/Code/duplicateReference``).
+    public func capturePayment(_ request: CaptureRequest) async throws -> ProcessorPaymentUpdate {
+        try useKey(request.idempotencyKey, for: "capture \(request.processorPaymentID) \(request.amount.minorUnits)")
+        return try settle(reference: request.reference, processorPaymentID: request.processorPaymentID, to: .succeeded,
+                          capturing: request.amount)
     }
 
-    /// Voids an authorized or forwarded payment.
-    public func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
-        try settle(reference: reference, processorPaymentID: processorPaymentID, to: .canceled)
+    /// Voids an authorized or forwarded payment, under its idempotency key like ``capturePayment(_:)``.
+    public func voidPayment(_ request: VoidRequest) async throws -> ProcessorPaymentUpdate {
+        try useKey(request.idempotencyKey, for: "void \(request.processorPaymentID)")
+        return try settle(reference: request.reference, processorPaymentID: request.processorPaymentID, to: .canceled)
+    }
+
+    /// Records what an idempotency key is used for; refuses it when it was used for something else.
+    private func useKey(_ key: String, for operation: String) throws {
+        try state.withLock { s in
+            if let earlier = s.operationKeys[key], earlier != operation {
+                throw PaymentError(.duplicateReference, recovery: .fixRequest, phase: .capture,
+                                   message: "Idempotency key \(key) was used for another request (\(earlier)).",
+                                   vendor: .init(processor: name, name: "idempotencyKeyReused"))
+            }
+            s.operationKeys[key] = operation
+        }
     }
 
     private func settle(reference: String, processorPaymentID: String, to target: PaymentState,
@@ -171,56 +186,5 @@ extension InMemoryPaymentProcessor {
         if let held, now.timeIntervalSince(held.changedAt) >= lag { return .found(update(for: held)) }
         if held != nil || now.timeIntervalSince(query.since) < lag { return .unknown }
         return .notFound
-    }
-
-    // MARK: Refunds
-
-    /// Refunds through the in-memory "server": idempotent by key, never beyond what was captured.
-    public func refundPayment(_ request: RefundRequest, throughReader: Bool) async throws -> RefundResult {
-        let fault = state.withLock { s -> RefundFault? in defer { s.refundFault = nil }; return s.refundFault }
-        switch fault {
-        case .unreachable:
-            throw PaymentError(.networkUnavailable, recovery: .goOnline, phase: .refund,
-                               message: "The refund server cannot be reached.")
-        case .refused:
-            throw PaymentError(.refundFailed, recovery: .none, phase: .refund, message: "The processor refused the refund.",
-                               vendor: .init(processor: name, name: "refundRefused"))
-        case .answerLost, nil:
-            break
-        }
-        let result = try refundNow(request)
-        if fault == .answerLost {
-            throw PaymentError(.timedOut, recovery: .retrySamePayment, phase: .refund,
-                               message: "The refund request timed out.")
-        }
-        return result
-    }
-
-    private func refundNow(_ request: RefundRequest) throws -> RefundResult {
-        try state.withLock { s in
-            if let existing = s.refunds[request.idempotencyKey] { return existing }
-            guard let payment = s.held.values.first(where: { $0.id == request.processorPaymentID }),
-                  payment.state == .succeeded || (payment.state == .forwarded && payment.captureMode == .automatic)
-            else {
-                throw PaymentError(.invalidState, recovery: .none, phase: .refund,
-                                   message: "Payment \(request.processorPaymentID) is not captured.")
-            }
-            let already = s.refunded[request.processorPaymentID] ?? 0
-            let captured = payment.capturedAmount ?? payment.amount
-            guard already + request.amount.minorUnits <= captured.minorUnits else {
-                throw PaymentError(.invalidAmount, recovery: .fixRequest, phase: .refund,
-                                   message: "The refund would exceed what was captured.")
-            }
-            s.sequence += 1
-            s.refunded[request.processorPaymentID] = already + request.amount.minorUnits
-            let result = RefundResult(processorRefundID: "mem_re_\(s.sequence)", status: .succeeded)
-            s.refunds[request.idempotencyKey] = result
-            return result
-        }
-    }
-
-    /// The refund made under this idempotency key, or `nil` when the "server" never received it.
-    public func lookUpRefund(_ refund: RefundRecord, processorPaymentID: String) async throws -> RefundResult? {
-        state.withLock { $0.refunds[refund.id] }
     }
 }

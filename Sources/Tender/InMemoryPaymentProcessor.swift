@@ -73,8 +73,11 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
         var pendingFault: Card?
         var held: [String: HeldPayment] = [:]  // by attempt id
         var charges: [String: Int] = [:]      // by reference
-        var refunds: [String: RefundResult] = [:]  // by idempotency key
-        var refunded: [String: Int64] = [:]   // by processor payment id
+        var refunds: [String: HeldRefund] = [:]  // by idempotency key
+        var refunded: [String: Int64] = [:]   // by processor payment id (succeeded and pending refunds)
+        var operationKeys: [String: String] = [:]  // capture and void: idempotency key → what it was used for
+        var refundFailsAfter: Double?
+        var refundChangeWindow: Double = 0
         var sequence = 0
         var searchLag: Double = 0
         var refundFault: RefundFault?
@@ -247,12 +250,14 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
 
     // MARK: PaymentProcessor: readers and status
 
-    /// Reports the offline limits given at creation; refunds are supported.
+    /// Reports the offline limits given at creation; refunds are supported (followed for
+    /// ``setRefundChangeWindow(_:)`` after they succeed).
     public func capabilities() async -> ProcessorCapabilities {
         let s = state.current
         return ProcessorCapabilities(processorName: name, offlineLimits: s.offlineLimits, supportedCurrencies: nil,
                                      supportsPartialCapture: s.supportsPartialCapture,
-                                     supportsMetadata: s.supportsMetadata, supportsRefunds: true)
+                                     supportsMetadata: s.supportsMetadata, supportsRefunds: true,
+                                     refundChangeWindow: s.refundChangeWindow)
     }
 
     /// The simulated network's status.

@@ -1,36 +1,80 @@
 import Foundation
 
+/// What an app's server is asked to capture: built by the core, passed through the adapter unchanged.
+public struct CaptureRequest: Hashable, Sendable {
+    /// The processor's name (`"stripe"`, `"square"`).
+    public var processor: String
+    /// The payment's reference.
+    public var reference: String
+    /// The processor's payment id (Stripe PaymentIntent id, Square payment id).
+    public var processorPaymentID: String
+    /// How much to capture.
+    public var amount: Money
+    /// The idempotency key, computed on the device (``IdempotencyKey/capture(scope:reference:paymentAttempt:)``)
+    /// and sent to the vendor unchanged (fitted to its length limit): the same for every retry of this capture, and
+    /// different for every merchant, location, reference and vendor payment attempt.
+    public var idempotencyKey: String
+
+    /// Creates a request.
+    public init(processor: String, reference: String, processorPaymentID: String, amount: Money,
+                idempotencyKey: String) {
+        self.processor = processor
+        self.reference = reference
+        self.processorPaymentID = processorPaymentID
+        self.amount = amount
+        self.idempotencyKey = idempotencyKey
+    }
+}
+
+/// What an app's server is asked to void: built by the core, passed through the adapter unchanged.
+public struct VoidRequest: Hashable, Sendable {
+    /// The processor's name (`"stripe"`, `"square"`).
+    public var processor: String
+    /// The payment's reference.
+    public var reference: String
+    /// The processor's payment id.
+    public var processorPaymentID: String
+    /// The idempotency key, computed on the device (``IdempotencyKey/void(scope:reference:paymentAttempt:)``) and
+    /// sent to the vendor unchanged (fitted to its length limit).
+    public var idempotencyKey: String
+
+    /// Creates a request.
+    public init(processor: String, reference: String, processorPaymentID: String, idempotencyKey: String) {
+        self.processor = processor
+        self.reference = reference
+        self.processorPaymentID = processorPaymentID
+        self.idempotencyKey = idempotencyKey
+    }
+}
+
 /// The app's server-side capture and void: both vendors capture on the server on iOS (Stripe
 /// `POST /v1/payment_intents/:id/capture`; Square `CompletePayment` / `CancelPayment`). Adapters take one at
-/// initialization and call it from ``PaymentProcessor/capturePayment(reference:processorPaymentID:amount:)``.
+/// initialization and call it from ``PaymentProcessor/capturePayment(_:)`` and ``PaymentProcessor/voidPayment(_:)``.
 public protocol PaymentCaptureService: Sendable {
-    /// Captures `amount` of the processor payment `processorPaymentID`, whose app reference is `reference`. Make
-    /// it idempotent (derive the vendor's idempotency key from the reference and the operation): a retried capture
-    /// must be the same request.
-    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws
-    /// Voids (cancels) the processor payment `processorPaymentID`, idempotently.
-    func void(processor: String, reference: String, processorPaymentID: String) async throws
+    /// Captures `request.amount` of the processor payment, idempotently under `request.idempotencyKey` (send it to
+    /// the vendor as it is, fitted to the vendor's length limit; never derive another): a retried capture must be
+    /// the same request, and a key the vendor holds for another request is an error, never a success.
+    func capture(_ request: CaptureRequest) async throws
+    /// Voids (cancels) the processor payment, idempotently under `request.idempotencyKey`.
+    func void(_ request: VoidRequest) async throws
 }
 
 extension PaymentCaptureService {
     /// Captures through the service and returns the update an adapter reports (``PaymentState/succeeded``). A
     /// failure becomes a ``PaymentError`` (``PaymentError/init(capturing:phase:)``): capture is idempotent on both
-    /// vendors' servers, so it is retryable. Adapters call this rather than
-    /// ``capture(processor:reference:processorPaymentID:amount:)`` directly.
-    public func captured(reference: String, processor: String, processorPaymentID: String, amount: Money)
-        async throws(PaymentError) -> ProcessorPaymentUpdate {
-        do { try await capture(processor: processor, reference: reference, processorPaymentID: processorPaymentID, amount: amount) }
-        catch { throw PaymentError(capturing: error) }
-        return ProcessorPaymentUpdate(reference: reference, state: .succeeded, processorPaymentID: processorPaymentID)
+    /// vendors' servers, so it is retryable. Adapters call this rather than ``capture(_:)`` directly.
+    public func captured(_ request: CaptureRequest) async throws(PaymentError) -> ProcessorPaymentUpdate {
+        do { try await capture(request) } catch { throw PaymentError(capturing: error) }
+        return ProcessorPaymentUpdate(reference: request.reference, state: .succeeded,
+                                      processorPaymentID: request.processorPaymentID)
     }
 
     /// Voids through the service and returns the update an adapter reports (``PaymentState/canceled``), converting
-    /// a failure as ``captured(reference:processor:processorPaymentID:amount:)`` does.
-    public func voided(reference: String, processor: String, processorPaymentID: String)
-        async throws(PaymentError) -> ProcessorPaymentUpdate {
-        do { try await void(processor: processor, reference: reference, processorPaymentID: processorPaymentID) }
-        catch { throw PaymentError(capturing: error) }
-        return ProcessorPaymentUpdate(reference: reference, state: .canceled, processorPaymentID: processorPaymentID)
+    /// a failure as ``captured(_:)`` does.
+    public func voided(_ request: VoidRequest) async throws(PaymentError) -> ProcessorPaymentUpdate {
+        do { try await void(request) } catch { throw PaymentError(capturing: error) }
+        return ProcessorPaymentUpdate(reference: request.reference, state: .canceled,
+                                      processorPaymentID: request.processorPaymentID)
     }
 }
 

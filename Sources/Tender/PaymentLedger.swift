@@ -80,9 +80,20 @@ public protocol PaymentLedger: Sendable {
     func refunds(reference: String, scope: LedgerScope) async throws -> [RefundRecord]
     /// Every refund of the scope with one of these statuses, oldest first (recovery reads the pending ones).
     func refunds(in statuses: Set<RefundStatus>, scope: LedgerScope) async throws -> [RefundRecord]
+    /// The refunds of the scope with one of these statuses whose last change (``RefundRecord/updatedAt``) was at or
+    /// after `updatedSince`, oldest first: the succeeded refunds a processor may still fail. The default filters
+    /// ``refunds(in:scope:)``; a ledger with an index should implement it.
+    func refunds(in statuses: Set<RefundStatus>, updatedSince: Date, scope: LedgerScope) async throws
+        -> [RefundRecord]
 }
 
 extension PaymentLedger {
+    /// Filters ``refunds(in:scope:)`` by ``RefundRecord/updatedAt``.
+    public func refunds(in statuses: Set<RefundStatus>, updatedSince: Date, scope: LedgerScope) async throws
+        -> [RefundRecord] {
+        try await refunds(in: statuses, scope: scope).filter { $0.updatedAt >= updatedSince }
+    }
+
     /// The session with this reference, with its history.
     public func session(reference: String, scope: LedgerScope) async throws -> PaymentSession? {
         try await session(reference: reference, scope: scope, includingHistory: true)

@@ -59,12 +59,13 @@ public protocol PaymentProcessor: Sendable {
     /// ``PaymentState/canceled`` only when the vendor confirms.
     func cancelPayment(reference: String) async throws
 
-    /// Captures an authorized payment (manual capture), through the app's ``PaymentCaptureService``.
-    func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
-        -> ProcessorPaymentUpdate
+    /// Captures an authorized payment (manual capture), through the app's ``PaymentCaptureService``. Pass the
+    /// request on unchanged: its ``CaptureRequest/idempotencyKey`` is the key the vendor must receive.
+    func capturePayment(_ request: CaptureRequest) async throws -> ProcessorPaymentUpdate
 
-    /// Voids an authorized, uncaptured payment, through the app's ``PaymentCaptureService``.
-    func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate
+    /// Voids an authorized, uncaptured payment, through the app's ``PaymentCaptureService``, with the request's
+    /// idempotency key unchanged.
+    func voidPayment(_ request: VoidRequest) async throws -> ProcessorPaymentUpdate
 
     /// The processor's view of its offline queue now: the vendor's own counts, amounts, per-payment statuses and
     /// stored times. For vendors that report forwarding results only when their queue is read (Square), reading
@@ -87,12 +88,14 @@ public protocol PaymentProcessor: Sendable {
 
     /// Refunds a captured payment: through the app's ``PaymentRefundService`` for most payments, through the reader
     /// for payments the vendor refunds in person (Stripe Interac). Idempotent under
-    /// ``RefundRequest/idempotencyKey``.
+    /// ``RefundRequest/idempotencyKey``: a refund the vendor holds under the key for another payment or amount is
+    /// thrown as ``PaymentError/Code/duplicateReference``, never returned as this refund's result.
     /// - Throws: a ``PaymentError`` when the processor refused it (nothing refunded) or could not be reached (the
     ///   core keeps the refund pending and looks it up later).
     func refundPayment(_ request: RefundRequest, throughReader: Bool) async throws -> RefundResult
 
-    /// What the processor holds of a refund, for recovery: `nil` only when it certainly has none.
+    /// What the processor holds of a refund, for recovery and to follow it until the processor can no longer change
+    /// it (``ProcessorCapabilities/refundChangeWindow``): `nil` only when it certainly has none.
     func lookUpRefund(_ refund: RefundRecord, processorPaymentID: String) async throws -> RefundResult?
 
     /// The processor's events. Called once by the core, which consumes the stream for the processor's lifetime.

@@ -115,6 +115,10 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
     /// payment was captured automatically, not captured yet, or captured before Tender recorded captured amounts
     /// (ledger schema 4 and earlier): ``captured`` then counts the whole ``total``.
     public var capturedAmount: Money?
+    /// How the session's vendor identifiers are derived: ``IdempotencyKeyScheme/scoped`` for sessions recorded
+    /// since ledger schema 6 (the vendor attempt id carries the merchant and location),
+    /// ``IdempotencyKeyScheme/referenceOnly`` for older ones, which keep the ids they were started with.
+    public var keyScheme: IdempotencyKeyScheme
     /// Every refund of this payment, oldest first. Sessions read by reference always carry them; listings
     /// (``PaymentLedger/allSessions(scope:)``, ``PaymentLedger/sessions(in:scope:)``) may leave them empty.
     public var refunds: [RefundRecord]
@@ -137,6 +141,7 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
         paymentAttempt = 1
         createdAt = at
         updatedAt = at
+        keyScheme = .scoped
         refunds = []
         transitions = [PaymentTransition(from: nil, to: .created, at: at)]
         capturedAmount = nil
@@ -145,11 +150,12 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
     private enum CodingKeys: String, CodingKey {
         case reference, scope, processor, amount, tip, captureMode, offlinePolicy, route, state, processorPaymentID
         case localID, card, lastError, attempts, paymentAttempt, createdAt, updatedAt, storedAt, captureBefore
-        case capturedAmount, refunds, transitions
+        case capturedAmount, keyScheme, refunds, transitions
     }
 
-    /// Decodes a session; sessions encoded before payment attempts, capture deadlines, refunds and captured amounts
-    /// existed decode with attempt 1, no deadline, no refunds and no captured amount.
+    /// Decodes a session; sessions encoded before payment attempts, capture deadlines, refunds, captured amounts and
+    /// key schemes existed decode with attempt 1, no deadline, no refunds, no captured amount and reference-only
+    /// vendor ids.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         reference = try c.decode(String.self, forKey: .reference)
@@ -172,6 +178,7 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
         storedAt = try c.decodeIfPresent(Date.self, forKey: .storedAt)
         captureBefore = try c.decodeIfPresent(Date.self, forKey: .captureBefore)
         capturedAmount = try c.decodeIfPresent(Money.self, forKey: .capturedAmount)
+        keyScheme = try c.decodeIfPresent(IdempotencyKeyScheme.self, forKey: .keyScheme) ?? .referenceOnly
         refunds = try c.decodeIfPresent([RefundRecord].self, forKey: .refunds) ?? []
         transitions = try c.decode([PaymentTransition].self, forKey: .transitions)
     }

@@ -2,7 +2,9 @@ import Foundation
 
 extension PaymentTerminal {
     /// Captures a payment taken with manual capture: authorized online, or forwarded after being stored offline
-    /// (Stripe's "ready to capture" rule: it requires capture and is no longer waiting to be uploaded).
+    /// (Stripe's "ready to capture" rule: it requires capture and is no longer waiting to be uploaded), under the
+    /// idempotency key ``IdempotencyKey/capture(scope:reference:paymentAttempt:)``, which the adapter and the app's
+    /// server pass to the vendor unchanged.
     ///
     /// The amount captured is recorded with the session (``PaymentSession/capturedAmount``): after a partial
     /// capture, ``PaymentSession/captured`` and ``PaymentSession/refundableAmount`` count what was captured, not what
@@ -22,11 +24,12 @@ extension PaymentTerminal {
         let session = try await readyToCapture(reference)
         let amount = amount ?? session.total
         try await checkCaptureAmount(amount, of: session)
+        let key = IdempotencyKey.capture(scope: scope, reference: reference, paymentAttempt: session.paymentAttempt)
         var update: ProcessorPaymentUpdate
         do {
-            update = try await processor.capturePayment(reference: reference,
-                                                        processorPaymentID: session.processorPaymentID!,
-                                                        amount: amount)
+            update = try await processor.capturePayment(CaptureRequest(
+                processor: processor.name, reference: reference, processorPaymentID: session.processorPaymentID!,
+                amount: amount, idempotencyKey: key.rawValue))
         } catch let error as PaymentError where error.code == .authorizationExpired {
             await recordExpiry(of: session, error)
             throw error
@@ -45,11 +48,14 @@ extension PaymentTerminal {
         _ = try? await apply(expired, to: session)
     }
 
-    /// Voids a payment taken with manual capture and not yet captured.
+    /// Voids a payment taken with manual capture and not yet captured, under the idempotency key
+    /// ``IdempotencyKey/void(scope:reference:paymentAttempt:)``.
     public func void(reference: String) async throws -> PaymentSession {
         let session = try await readyToCapture(reference, voiding: true)
-        let update = try await processor.voidPayment(reference: reference,
-                                                     processorPaymentID: session.processorPaymentID!)
+        let key = IdempotencyKey.void(scope: scope, reference: reference, paymentAttempt: session.paymentAttempt)
+        let update = try await processor.voidPayment(VoidRequest(
+            processor: processor.name, reference: reference, processorPaymentID: session.processorPaymentID!,
+            idempotencyKey: key.rawValue))
         return try await apply(update, to: session)
     }
 

@@ -101,7 +101,7 @@ extension PaymentTerminal {
                                          route: decision.initialRoute, at: clock.now())
             try await ledger.insert(session)
             live[request.reference] = session
-            attempt = PaymentAttempt()
+            attempt = PaymentAttempt(idScope: session.keyScheme.attemptIDScope(scope))
         case .continuation(let session):
             let lastRecordedAt = try await lastStateChange(of: session)
             let bumped = try await ledger.record(
@@ -110,7 +110,8 @@ extension PaymentTerminal {
             live[request.reference] = bumped
             attempt = PaymentAttempt(number: bumped.attempts, paymentAttempt: bumped.paymentAttempt,
                                      processorPaymentID: bumped.processorPaymentID, localID: bumped.localID,
-                                     previousState: bumped.state, lastRecordedAt: lastRecordedAt)
+                                     previousState: bumped.state, lastRecordedAt: lastRecordedAt,
+                                     idScope: bumped.keyScheme.attemptIDScope(scope))
         case .newVendorPayment(let session):
             await abandon(session)
             let restarted = try await ledger.record(
@@ -123,7 +124,7 @@ extension PaymentTerminal {
                                                              to: .created, at: restarted.updatedAt)))
             live[request.reference] = restarted
             attempt = PaymentAttempt(number: restarted.attempts, paymentAttempt: restarted.paymentAttempt,
-                                     previousState: .created)
+                                     previousState: .created, idScope: restarted.keyScheme.attemptIDScope(scope))
         }
 
         let recorder = PaymentRecorder(session: live[request.reference]!, scope: scope, ledger: ledger, clock: clock,

@@ -3,8 +3,9 @@ import Foundation
 extension PaymentTerminal {
     /// Reconciles every session the processor may still act on — created, collecting, processing, outcome unknown,
     /// stored offline, failed to forward, and authorizations awaiting capture (which can expire) — with what the
-    /// processor holds, and settles refunds a crash left pending. Call it after every launch, before taking
-    /// payments. Sessions whose outcome cannot be established stay ``PaymentState/outcomeUnknown``; stored payments
+    /// processor holds, settles refunds a crash left pending, and looks up once more every succeeded refund the
+    /// processor may still fail (``ProcessorCapabilities/refundChangeWindow``). Call it after every launch, before
+    /// taking payments. Sessions whose outcome cannot be established stay ``PaymentState/outcomeUnknown``; stored payments
     /// the processor still holds stay ``PaymentState/storedOffline``.
     ///
     /// Each session is recovered on its own: the processor is asked about the sessions in turn and what it says is
@@ -46,7 +47,7 @@ extension PaymentTerminal {
             hub.send(.processor(.forwardingError((error as? PaymentError) ?? PaymentError(
                 .ledgerUnavailable, recovery: .fixIntegration, phase: .reconciliation, message: "\(error)"))))
         }
-        _ = await settlePendingRefunds()
+        _ = await followRefunds(all: true)
         hub.send(.recoveryFinished(report))
         return report
     }

@@ -5,10 +5,14 @@ extension PaymentTerminal {
     /// beyond the captured amount; a payment taken offline can be refunded only once it is forwarded and captured.
     ///
     /// The refund is recorded in the ledger (pending) before the processor is asked, with an idempotency key
-    /// derived from the reference and the refund's number (``RefundRecord/idempotencyKey(reference:number:)``), so
-    /// a crash or a lost answer never refunds twice: ``recover()`` and the queue poller of ``run()`` settle pending
-    /// refunds with the processor. Stripe Interac payments are refunded through the reader (the card is presented
-    /// again); everything else through the app's server.
+    /// derived from the scope, the reference, the vendor payment attempt and the refund's number
+    /// (``IdempotencyKey/refund(scope:reference:paymentAttempt:number:)``), so a crash or a lost answer never refunds
+    /// twice and two locations refunding the same order number never share a key: ``recover()`` and the queue
+    /// poller of ``run()`` settle pending refunds with the processor, and follow succeeded ones until the processor
+    /// can no longer change them (``ProcessorCapabilities/refundChangeWindow``): a refund the processor reports
+    /// failed after it succeeded is recorded ``RefundStatus/failed`` (a ``TenderEvent/refundChanged(_:)`` event), and
+    /// its amount can be refunded again. Stripe Interac payments are refunded through the reader (the card is
+    /// presented again); everything else through the app's server.
     /// - Parameters:
     ///   - reference: the payment's reference.
     ///   - amount: how much; default everything still refundable.
@@ -18,8 +22,10 @@ extension PaymentTerminal {
     /// sent again under its idempotency key — and never makes a second one: to refund the same amount twice, wait
     /// until the first has settled.
     /// - Returns: the refund as recorded: ``RefundStatus/succeeded``, ``RefundStatus/failed`` (the processor refused;
-    ///   nothing refunded), or ``RefundStatus/pending`` (the processor has not settled it yet, or could not be
-    ///   reached: it is looked up later, never sent as a second refund).
+    ///   nothing refunded — including ``PaymentError/Code/duplicateReference`` when the processor already holds a
+    ///   different refund under this key, e.g. after the ledger was restored from a backup: refund again, under the
+    ///   next number), or ``RefundStatus/pending`` (the processor has not settled it yet, or could not be reached: it
+    ///   is looked up later, never sent as a second refund).
     /// - Throws: ``PaymentError`` when refused before the processor was asked: no such payment, not captured, an
     ///   amount beyond what is left, a refund of this payment already in progress, or a processor without refunds.
     ///   When the ledger cannot record the processor's answer (the refund may have been made):
@@ -56,10 +62,11 @@ extension PaymentTerminal {
             }
         }
         let number = session.refunds.count + 1
-        let record = RefundRecord(id: RefundRecord.idempotencyKey(reference: reference, number: number),
-                                  reference: reference, number: number, amount: amount ?? session.refundableAmount,
-                                  reason: reason, throughReader: session.card?.brand == .interac,
-                                  createdAt: clock.now())
+        let key = IdempotencyKey.refund(scope: scope, reference: reference, paymentAttempt: session.paymentAttempt,
+                                        number: number)
+        let record = RefundRecord(id: key.rawValue, reference: reference, number: number,
+                                  amount: amount ?? session.refundableAmount, reason: reason,
+                                  throughReader: session.card?.brand == .interac, createdAt: clock.now())
         // Write-ahead, with the refundable-amount check inside the ledger's transaction.
         try await ledger.insertRefund(record, scope: scope)
         hub.send(.refundChanged(record))
@@ -100,9 +107,17 @@ extension PaymentTerminal {
         } catch let error as LedgerWriteFailure {
             throw error.underlying
         } catch {
-            let paymentError = (error as? PaymentError) ?? PaymentError(
+            var paymentError = (error as? PaymentError) ?? PaymentError(
                 .refundFailed, recovery: .waitAndRetry, phase: .refund,
                 message: "The refund's outcome is not known: \(error).")
+            if paymentError.code == .duplicateReference {
+                // The vendor holds another refund under this key: never this refund's result.
+                paymentError.recovery = .fixRequest
+                paymentError.message = "\(processor.name) already holds a different refund under key \(record.id) "
+                    + "(another amount or payment; for example the ledger was restored from a backup older than that "
+                    + "refund), so this refund of \(record.amount) was not made. Refund again: the next refund has a "
+                    + "new key. (\(paymentError.message))"
+            }
             // A refusal is definite; a timeout or an unreachable server is not: the refund stays pending and is
             // looked up (or re-sent under the same idempotency key) later.
             let definite = !(paymentError.recovery.isRetryable || paymentError.recovery == .goOnline
@@ -114,13 +129,22 @@ extension PaymentTerminal {
         }
     }
 
-    /// Records a processor's answer for a refund (a no-op when nothing changed).
+    /// Records a processor's answer for a refund (a no-op when nothing changed, or when the answer is a move the
+    /// refund cannot make: a succeeded refund reported pending stays succeeded).
     /// - Throws: ``LedgerWriteFailure`` when the ledger cannot record it.
     private func settle(_ record: RefundRecord, with result: RefundResult) async throws -> RefundRecord {
+        guard result.status == record.status || record.status.canChange(to: result.status) else { return record }
         guard result.status != record.status || result.processorRefundID != record.processorRefundID
             || (result.error != nil && result.error != record.error) else { return record }
+        var error = result.error
+        if record.status == .succeeded, result.status == .failed {
+            let why = error.map { " (\($0.vendor?.declineCode ?? $0.vendor?.name ?? $0.code.rawValue))" } ?? ""
+            error = PaymentError(.refundFailed, recovery: .none, phase: .refund,
+                                 message: "\(processor.name) reported refund \(result.processorRefundID ?? record.id) of \(record.amount) failed after it had succeeded\(why): the customer was not refunded, and the amount can be refunded again.",
+                                 vendor: error?.vendor)
+        }
         let change = RefundChange(refundID: record.id, expectedStatus: record.status, newStatus: result.status,
-                                  at: clock.now(), processorRefundID: result.processorRefundID, error: result.error)
+                                  at: clock.now(), processorRefundID: result.processorRefundID, error: error)
         let updated: RefundRecord
         do {
             updated = try await ledger.recordRefund(change, scope: scope)
@@ -160,6 +184,71 @@ extension PaymentTerminal {
             return try await send(record, processorPaymentID: processorPaymentID)
         }
     }
+
+    /// Follows refunds until the processor can no longer change them: settles pending ones
+    /// (``settlePendingRefunds()``), then looks up again the succeeded ones still inside the processor's
+    /// ``ProcessorCapabilities/refundChangeWindow`` (``recheckSucceededRefunds(all:)``).
+    /// - Parameter all: look every succeeded refund inside its window up, however recently it was (recovery);
+    ///   otherwise only those due by ``QueuePolling/refundCheckInterval`` (the poller).
+    /// - Returns: whether any refund changed.
+    func followRefunds(all: Bool = false) async -> Bool {
+        let settled = await settlePendingRefunds()
+        let rechecked = await recheckSucceededRefunds(all: all)
+        return settled || rechecked
+    }
+
+    /// The succeeded refunds the processor may still change and that are due for a look: recorded succeeded less
+    /// than the processor's ``ProcessorCapabilities/refundChangeWindow`` ago, and not looked up in the last
+    /// ``QueuePolling/refundCheckInterval`` seconds (every one of them after a launch), or all of them with `all`.
+    func succeededRefundsDue(now: Date, all: Bool = false) async -> [RefundRecord] {
+        let window = await processor.capabilities().refundChangeWindow
+        guard window > 0, let recent = try? await ledger.refunds(in: [.succeeded],
+                                                                  updatedSince: now.addingTimeInterval(-window),
+                                                                  scope: scope) else { return [] }
+        let interval = all ? 0 : polling.refundCheckInterval
+        return recent.filter { record in
+            guard !refundsInFlight.contains(record.reference) else { return false }
+            let last = lastRefundCheck[refundCheckKey(record)] ?? .distantPast
+            return now.timeIntervalSince(last) >= interval
+        }
+    }
+
+    /// Looks up again the succeeded refunds that are due (``succeededRefundsDue(now:all:)``) and records the one later
+    /// change a processor documents: ``RefundStatus/succeeded`` → ``RefundStatus/failed`` (Stripe: a refund to an
+    /// expired or canceled card fails after succeeding). Any other answer changes nothing; a lookup that fails is
+    /// tried again at the next interval.
+    /// - Returns: whether any refund changed.
+    func recheckSucceededRefunds(all: Bool = false) async -> Bool {
+        let now = clock.now()
+        let due = await succeededRefundsDue(now: now, all: all)
+        var changed = false
+        for record in due {
+            lastRefundCheck[refundCheckKey(record)] = now
+            guard let session = try? await ledger.session(reference: record.reference, scope: scope,
+                                                          includingHistory: false),
+                  let paymentID = session.processorPaymentID,
+                  let result = try? await processor.lookUpRefund(record, processorPaymentID: paymentID),
+                  result.status == .failed else { continue }
+            // Read again: a refund or a poll may have recorded something meanwhile.
+            guard let current = try? await ledger.refunds(reference: record.reference, scope: scope)
+                .first(where: { $0.id == record.id }), current.status == .succeeded else { continue }
+            let settled: RefundRecord
+            do {
+                settled = try await settle(current, with: result)
+            } catch {
+                hub.send(.processor(.forwardingError(refundNotRecorded(current, cause: error))))
+                continue
+            }
+            if settled != current {
+                changed = true
+                lastRefundCheck[refundCheckKey(record)] = nil
+            }
+        }
+        return changed
+    }
+
+    /// The key of ``lastRefundCheck``: refund ids recorded before keys were scoped are unique only in their scope.
+    private func refundCheckKey(_ record: RefundRecord) -> String { "\(scope)|\(record.id)" }
 
     /// Settles every pending refund with the processor: a refund the processor has is recorded as it has it; one
     /// it certainly never received (a crash before the request left) is sent again under the same idempotency key

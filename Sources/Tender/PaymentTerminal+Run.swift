@@ -97,11 +97,13 @@ extension PaymentTerminal {
     }
 
     /// How many sessions wait for something only the processor can tell: stored offline, failed to forward,
-    /// unknown or interrupted outcomes, authorizations awaiting capture, pending refunds.
+    /// unknown or interrupted outcomes, authorizations awaiting capture, pending refunds, and succeeded refunds the
+    /// processor may still fail that are due for a look (``QueuePolling/refundCheckInterval``).
     func pendingCount() async -> Int {
         let sessions = (try? await ledger.sessions(in: PaymentTerminal.awaitingVendor, scope: scope)) ?? []
         let refunds = (try? await ledger.refunds(in: [.pending], scope: scope)) ?? []
-        return sessions.filter { !inFlight.contains($0.reference) }.count + refunds.count
+        let rechecks = await succeededRefundsDue(now: clock.now()).count
+        return sessions.filter { !inFlight.contains($0.reference) }.count + refunds.count + rechecks
     }
 
     /// The states whose sessions wait on the processor.
@@ -111,7 +113,8 @@ extension PaymentTerminal {
 
     /// Reads the processor's queue once and reconciles what waits on it: applies the vendor's per-payment results,
     /// looks up sessions the queue cannot speak for (unknown outcomes, stored payments the vendor no longer lists,
-    /// authorizations past their deadline), and settles pending refunds.
+    /// authorizations past their deadline), settles pending refunds, and looks up again succeeded refunds the
+    /// processor may still fail.
     /// - Returns: whether anything changed in the ledger.
     @discardableResult
     public func pollOnce() async -> Bool {
@@ -139,7 +142,7 @@ extension PaymentTerminal {
                 changed = true
             }
         }
-        if await settlePendingRefunds() { changed = true }
+        if await followRefunds() { changed = true }
         if changed, let status = try? await queueStatus() { hub.send(.queueChanged(status)) }
         return changed
     }

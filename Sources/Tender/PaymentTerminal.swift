@@ -56,6 +56,8 @@ public actor PaymentTerminal {
     var relayStarted = false
     let pollSignal = WakeSignal()
     var lastAuthorizationCheck: [String: Date] = [:]
+    /// When each succeeded refund still inside its processor's change window was last looked up (by scope and id).
+    var lastRefundCheck: [String: Date] = [:]
 
     /// Creates the facade. Does no work: call ``recover()`` after launch and ``run()`` for background events.
     /// - Parameters:
@@ -143,14 +145,21 @@ public struct QueuePolling: Hashable, Sendable {
     public var maximumInterval: Double
     /// How often an authorized, uncaptured payment without a known capture deadline is checked for expiry.
     public var authorizationCheckInterval: Double
+    /// How often a succeeded refund still inside its processor's ``ProcessorCapabilities/refundChangeWindow`` is
+    /// looked up again (a Stripe refund can fail after it succeeded). ``PaymentTerminal/recover()`` looks every such
+    /// refund up once after a launch.
+    public var refundCheckInterval: Double
 
     /// Creates polling settings.
-    public init(interval: Double = 30, maximumInterval: Double = 300, authorizationCheckInterval: Double = 3600) {
+    public init(interval: Double = 30, maximumInterval: Double = 300, authorizationCheckInterval: Double = 3600,
+                refundCheckInterval: Double = 6 * 3600) {
         self.interval = max(0.001, interval)
         self.maximumInterval = max(self.interval, maximumInterval)
         self.authorizationCheckInterval = authorizationCheckInterval
+        self.refundCheckInterval = max(0, refundCheckInterval)
     }
 
-    /// 30 seconds, backing off to 5 minutes; authorizations checked hourly.
+    /// 30 seconds, backing off to 5 minutes; authorizations checked hourly; succeeded refunds that may still fail
+    /// every 6 hours.
     public static let standard = QueuePolling()
 }

@@ -86,12 +86,17 @@ public struct ProcessorCapabilities: Hashable, Sendable {
     /// The largest single payment per currency (``ProcessorAmountLimits``), or `nil` when the processor declares
     /// none (only Tender's own sanity ceiling, ``PaymentRequest/maximumMajorUnits``, applies then).
     public var amountLimits: ProcessorAmountLimits?
+    /// How long, in seconds after a refund was recorded ``RefundStatus/succeeded``, the processor may still change
+    /// it to ``RefundStatus/failed`` (Stripe documents refunds that fail after succeeding): the core looks such
+    /// refunds up again until then (``QueuePolling/refundCheckInterval``). `0` when the processor's succeeded
+    /// refunds are final.
+    public var refundChangeWindow: Double
 
     /// Creates a capability description.
     public init(processorName: String, offlineLimits: ProcessorOfflineLimits?, supportedCurrencies: Set<Currency>?,
                 supportsManualCapture: Bool = true, supportsTips: Bool = true, supportsPartialCapture: Bool = true,
                 supportsMetadata: Bool = true, supportsRefunds: Bool = false,
-                amountLimits: ProcessorAmountLimits? = nil) {
+                amountLimits: ProcessorAmountLimits? = nil, refundChangeWindow: Double = 0) {
         self.processorName = processorName
         self.offlineLimits = offlineLimits
         self.supportedCurrencies = supportedCurrencies
@@ -101,6 +106,7 @@ public struct ProcessorCapabilities: Hashable, Sendable {
         self.supportsMetadata = supportsMetadata
         self.supportsRefunds = supportsRefunds
         self.amountLimits = amountLimits
+        self.refundChangeWindow = max(0, refundChangeWindow)
     }
 }
 
@@ -189,16 +195,21 @@ public struct PaymentAttempt: Hashable, Sendable {
     /// vendor for a while after it, which an adapter whose vendor cannot continue the same payment object (Square)
     /// must wait out before sending the attempt again.
     public var lastRecordedAt: Date?
+    /// The merchant and location the vendor attempt id is qualified with (``IdempotencyKey/vendorAttemptID(reference:paymentAttempt:scope:)``):
+    /// the ledger's scope for sessions recorded since ledger schema 6, `nil` for older ones (and for adapter calls
+    /// made outside a ``PaymentTerminal``), whose ids are the reference alone.
+    public var idScope: LedgerScope?
 
     /// Creates an attempt description.
     public init(number: Int = 1, paymentAttempt: Int = 1, processorPaymentID: String? = nil, localID: String? = nil,
-                previousState: PaymentState? = nil, lastRecordedAt: Date? = nil) {
+                previousState: PaymentState? = nil, lastRecordedAt: Date? = nil, idScope: LedgerScope? = nil) {
         self.number = number
         self.paymentAttempt = paymentAttempt
         self.processorPaymentID = processorPaymentID
         self.localID = localID
         self.previousState = previousState
         self.lastRecordedAt = lastRecordedAt
+        self.idScope = idScope
     }
 
     /// Whether an earlier call may have started this vendor payment: the adapter must find and continue it,
@@ -208,16 +219,20 @@ public struct PaymentAttempt: Hashable, Sendable {
         return previousState != .created || processorPaymentID != nil || localID != nil
     }
 
-    /// The identifier of this vendor payment derived from the app's reference: the reference itself for the first
-    /// vendor payment (so ledgers written before attempts existed keep their ids), `"<reference>#<n>"` after.
-    /// Square's `paymentAttemptID` (and its idempotency) uses it.
+    /// The identifier of this vendor payment, derived (never random) and unique per merchant, location, reference
+    /// and vendor payment: with ``idScope``, the ``IdempotencyKey/Operation/payment`` key
+    /// (`<merchant>/<location>/<reference>/<n>/payment`); without it (sessions recorded before keys were scoped),
+    /// the reference itself for the first vendor payment and `"<reference>#<n>"` after. Square's `paymentAttemptID`
+    /// uses it: Square's SDK keeps its idempotency key for the payment under it on the device, whatever location the
+    /// device is signed in to, so the same order number at two locations must not share it.
     public func vendorAttemptID(reference: String) -> String {
-        Self.vendorAttemptID(reference: reference, paymentAttempt: paymentAttempt)
+        IdempotencyKey.vendorAttemptID(reference: reference, paymentAttempt: paymentAttempt, scope: idScope)
     }
 
-    /// ``vendorAttemptID(reference:)`` for a given vendor payment number.
+    /// ``vendorAttemptID(reference:)`` for a given vendor payment number, without a scope (the reference-only
+    /// form of sessions recorded before keys were scoped).
     public static func vendorAttemptID(reference: String, paymentAttempt: Int) -> String {
-        paymentAttempt <= 1 ? reference : "\(reference)#\(paymentAttempt)"
+        IdempotencyKey.vendorAttemptID(reference: reference, paymentAttempt: paymentAttempt, scope: nil)
     }
 }
 
@@ -245,11 +260,14 @@ public struct PaymentLookupQuery: Hashable, Sendable {
     /// payments of this total, and reports one for another total with its ``ProcessorPaymentUpdate/amount`` so that
     /// the core records ``PaymentError/Code/duplicateReference``.
     public var amount: Money?
+    /// The scope the vendor attempt id is qualified with (``PaymentAttempt/idScope``).
+    public var idScope: LedgerScope?
 
     /// Creates a query.
     public init(reference: String, paymentAttempt: Int = 1, localID: String? = nil, processorPaymentID: String? = nil,
                 recordedState: PaymentState = .outcomeUnknown, route: PaymentRoute? = nil,
-                captureMode: CaptureMode = .automatic, since: Date = .distantPast, amount: Money? = nil) {
+                captureMode: CaptureMode = .automatic, since: Date = .distantPast, amount: Money? = nil,
+                idScope: LedgerScope? = nil) {
         self.reference = reference
         self.paymentAttempt = paymentAttempt
         self.localID = localID
@@ -259,6 +277,7 @@ public struct PaymentLookupQuery: Hashable, Sendable {
         self.captureMode = captureMode
         self.since = since
         self.amount = amount
+        self.idScope = idScope
     }
 
     /// The query for a recorded session.
@@ -266,12 +285,13 @@ public struct PaymentLookupQuery: Hashable, Sendable {
         let started = session.transitions.last { $0.to == .created }?.at ?? session.createdAt
         self.init(reference: session.reference, paymentAttempt: session.paymentAttempt, localID: session.localID,
                   processorPaymentID: session.processorPaymentID, recordedState: session.state, route: session.route,
-                  captureMode: session.captureMode, since: started, amount: session.total)
+                  captureMode: session.captureMode, since: started, amount: session.total,
+                  idScope: session.keyScheme.attemptIDScope(session.scope))
     }
 
     /// ``PaymentAttempt/vendorAttemptID(reference:)`` of this vendor payment.
     public var vendorAttemptID: String {
-        PaymentAttempt.vendorAttemptID(reference: reference, paymentAttempt: paymentAttempt)
+        IdempotencyKey.vendorAttemptID(reference: reference, paymentAttempt: paymentAttempt, scope: idScope)
     }
 }
 

@@ -19,13 +19,30 @@ public struct RefundStatus: Hashable, Sendable, Codable, RawRepresentable, Custo
     /// Recorded before the processor was asked, or asked and not yet settled. Counts against the refundable
     /// amount.
     public static let pending = RefundStatus(rawValue: "pending")
-    /// The processor refunded it. Final.
+    /// The processor refunded it. Counts against the refundable amount. Not quite final: a processor may still
+    /// report it ``failed`` for a while (Stripe documents refunds that fail after succeeding, e.g. to an expired or
+    /// canceled card), so the core looks it up again until the processor's
+    /// ``ProcessorCapabilities/refundChangeWindow`` has passed.
     public static let succeeded = RefundStatus(rawValue: "succeeded")
-    /// The processor refused it or it failed; nothing was refunded. Final; the amount is refundable again.
+    /// The processor refused it or it failed; nothing was refunded (or what was refunded came back). Final; the
+    /// amount is refundable again.
     public static let failed = RefundStatus(rawValue: "failed")
 
-    /// No further change is expected.
-    public var isFinal: Bool { self == .succeeded || self == .failed }
+    /// No further change is possible: only ``failed``. A ``succeeded`` refund can still fail (see
+    /// ``canChange(to:)``).
+    public var isFinal: Bool { self == .failed }
+
+    /// Whether a refund may move from this status to `next`: a ``pending`` refund to any other status; a
+    /// ``succeeded`` one only to ``failed`` (the one later change a processor documents); a ``failed`` one never.
+    /// A status the core does not know (added later) may become any known one, never the reverse.
+    public func canChange(to next: RefundStatus) -> Bool {
+        guard next != self else { return false }
+        switch self {
+        case .failed: return false
+        case .succeeded: return next == .failed
+        default: return next == .pending || next == .succeeded || next == .failed
+        }
+    }
 }
 
 /// Why a refund is made, passed to the processor where it takes one. An open set.
@@ -49,8 +66,11 @@ public struct RefundReason: Hashable, Sendable, Codable, RawRepresentable, Custo
 
 /// One refund of a payment as the ledger records it: append-only, linked to its session by the reference.
 public struct RefundRecord: Hashable, Sendable, Codable, Identifiable {
-    /// The refund's idempotency key, also its identity: derived from the payment's reference and the refund's
-    /// number (`order-1042/refund-2`), so a retried refund is the same request at the processor.
+    /// The refund's idempotency key, also its identity: derived from the payment's scope, reference, vendor payment
+    /// attempt and the refund's number (``IdempotencyKey/refund(scope:reference:paymentAttempt:number:)``, e.g.
+    /// `acct_1/tml_1/order-1042/1/refund-2`), so a retried refund is the same request at the processor and two
+    /// locations' refunds of the same order number never share a key. Refunds recorded before keys were scoped keep
+    /// their recorded id (`order-1042/refund-2`) and are still settled under it.
     public var id: String
     /// The payment's reference.
     public var reference: String
@@ -90,7 +110,8 @@ public struct RefundRecord: Hashable, Sendable, Codable, Identifiable {
         self.error = error
     }
 
-    /// The idempotency key of refund `number` of `reference`: `"<reference>/refund-<number>"`.
+    /// The reference-only key refunds were recorded with before keys were scoped: `"<reference>/refund-<number>"`.
+    /// Such refunds keep it as their id; new refunds use ``IdempotencyKey/refund(scope:reference:paymentAttempt:number:)``.
     public static func idempotencyKey(reference: String, number: Int) -> String { "\(reference)/refund-\(number)" }
 
     /// Checks that `refund` may be added to `session` (whose ``PaymentSession/refunds`` must be complete): same
@@ -120,7 +141,8 @@ public struct RefundRecord: Hashable, Sendable, Codable, Identifiable {
 }
 
 /// A change to a recorded refund: its new status and what the processor said. Compare-and-set on the expected
-/// status, like ``SessionChange``; a final refund never changes again.
+/// status, like ``SessionChange``; only the moves ``RefundStatus/canChange(to:)`` allows (a pending refund settles;
+/// a succeeded one may still fail; a failed one never changes again).
 public struct RefundChange: Hashable, Sendable {
     /// The refund's id (its idempotency key).
     public var refundID: String
@@ -147,14 +169,15 @@ public struct RefundChange: Hashable, Sendable {
     }
 
     /// Applies the change to a record (shared by every ledger).
-    /// - Throws: ``PaymentError/Code/invalidState`` when the record is not in ``expectedStatus`` or is final and
-    ///   the change would alter its status.
+    /// - Throws: ``PaymentError/Code/invalidState`` when the record is not in ``expectedStatus``, or when the move
+    ///   is not one ``RefundStatus/canChange(to:)`` allows (a failed refund changing at all, a succeeded one becoming
+    ///   pending).
     public func apply(to record: inout RefundRecord) throws(PaymentError) {
         guard record.status == expectedStatus else {
             throw PaymentError(.invalidState, recovery: .retrySamePayment, phase: .refund,
                                message: "Refund \(refundID) is \(record.status), not \(expectedStatus) as expected.")
         }
-        if newStatus != expectedStatus, expectedStatus.isFinal {
+        if newStatus != expectedStatus, !expectedStatus.canChange(to: newStatus) {
             throw PaymentError(.invalidState, recovery: .none, phase: .refund,
                                message: "Refund \(refundID) is already \(expectedStatus); it cannot become \(newStatus).")
         }
@@ -177,7 +200,9 @@ public struct RefundRequest: Hashable, Sendable {
     public var amount: Money
     /// Why, if given.
     public var reason: RefundReason?
-    /// The idempotency key: the same for every retry of this refund (``RefundRecord/id``).
+    /// The idempotency key, computed on the device and sent unchanged: the same for every retry of this refund
+    /// (``RefundRecord/id``). The server fits it to its vendor's length limit
+    /// (``IdempotencyKey/fitted(_:maximumLength:)``).
     public var idempotencyKey: String
 
     /// Creates a request.
@@ -213,7 +238,10 @@ public struct RefundResult: Hashable, Sendable {
 /// `RefundPayment`). `TenderServer` implements it for both; a test double can too.
 public protocol PaymentRefundService: Sendable {
     /// Refunds `request.amount` of the payment, idempotently under `request.idempotencyKey`: a retry with the same
-    /// key returns the same refund, never a second one.
+    /// key, payment and amount returns the same refund, never a second one. A refund the processor already holds
+    /// under the key for another payment or amount (a ledger restored from a backup re-using refund number *n*) is
+    /// never returned as this one's result: throw ``PaymentError/Code/duplicateReference`` with the vendor's own
+    /// idempotency error (Stripe `idempotency_error`, Square `IDEMPOTENCY_KEY_REUSED`).
     /// - Throws: a ``PaymentError`` when the processor refused it (then nothing was refunded) or when the server
     ///   could not be reached (the outcome is then unknown and ``lookUpRefund(processor:processorPaymentID:idempotencyKey:processorRefundID:)``
     ///   settles it).

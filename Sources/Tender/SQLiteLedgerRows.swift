@@ -18,6 +18,7 @@ extension SQLitePaymentLedger {
                 .integer(Int64(session.attempts)), .date(session.createdAt), .date(session.updatedAt),
                 .date(session.storedAt), .date(Self.storedSince(session)), .integer(Int64(session.paymentAttempt)),
                 .date(session.captureBefore), .integer(session.capturedAmount?.minorUnits),
+                .integer(Int64(session.keyScheme.rawValue)),
             ])
         } catch let error as SQLiteError where error.extendedCode == SQLiteError.constraintUnique {
             throw PaymentError(.duplicateReference, recovery: .fixRequest, phase: .ledger,
@@ -165,6 +166,7 @@ extension SQLitePaymentLedger {
         session.paymentAttempt = Int(row.integer(23))
         session.captureBefore = row.optionalDate(24)
         session.capturedAmount = row.optionalInteger(25).map { Money(minorUnits: $0, currency: currency) }
+        session.keyScheme = IdempotencyKeyScheme(rawValue: Int(row.integer(26)))
         session.transitions = []
         return (row.integer(0), session)
     }

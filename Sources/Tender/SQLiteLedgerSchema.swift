@@ -161,6 +161,15 @@ extension SQLitePaymentLedger {
         Migration(version: 5, summary: "captured amounts of manual captures", tables: [], sql: """
             ALTER TABLE sessions ADD COLUMN captured_amount INTEGER;
             """),
+        // Idempotency keys unique per merchant, location, reference, attempt and operation. Sessions already
+        // recorded keep the reference-only vendor attempt ids they were started with (key_scheme 1, the default); new
+        // ones are written with 2. Refunds keep their recorded ids (the key is the id). Succeeded refunds are
+        // followed until their processor can no longer change them, found by status and time of their last change.
+        Migration(version: 6, summary: "per-session idempotency key scheme, refunds by status and time", tables: [],
+                  sql: """
+            ALTER TABLE sessions ADD COLUMN key_scheme INTEGER NOT NULL DEFAULT 1;
+            CREATE INDEX refunds_by_status_and_time ON refunds (merchant_id, location_id, status, updated_at);
+            """),
     ]
 
     /// Brings the schema to ``schemaVersion`` in one transaction, re-checking identity under the write lock.

@@ -9,22 +9,23 @@ enum LedgerSQL {
     static let sessionColumns = sessionColumns(prefix: "")
 
     /// How many columns ``sessionColumns`` has.
-    static let sessionColumnCount = 26
+    static let sessionColumnCount = 27
 
     /// ``sessionColumns`` qualified by a table alias such as `s.`.
     static func sessionColumns(prefix: String) -> String {
         ["id", "merchant_id", "location_id", "reference", "processor", "amount", "currency", "currency_exponent", "tip",
          "tip_currency", "tip_currency_exponent", "capture_mode", "offline_policy", "route", "state",
          "processor_payment_id", "local_id", "card", "last_error", "attempts", "created_at", "updated_at", "stored_at",
-         "payment_attempt", "capture_before", "captured_amount"].map { prefix + $0 }.joined(separator: ", ")
+         "payment_attempt", "capture_before", "captured_amount", "key_scheme"].map { prefix + $0 }
+            .joined(separator: ", ")
     }
 
     static let insertSession = """
         INSERT INTO sessions (merchant_id, location_id, reference, processor, amount, currency, currency_exponent,
             tip, tip_currency, tip_currency_exponent, capture_mode, offline_policy, route, state, processor_payment_id,
             local_id, card, last_error, attempts, created_at, updated_at, stored_at, stored_since, payment_attempt,
-            capture_before, captured_amount)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            capture_before, captured_amount, key_scheme)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// The row path of a change: every column a change can move, with the expected state as a condition. Card and

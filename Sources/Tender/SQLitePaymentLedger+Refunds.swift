@@ -49,7 +49,9 @@ extension SQLitePaymentLedger {
     /// fails) can be looked up by it again — recovery and the queue poller do — so the change is committed and
     /// synced with the next durable commit, like the results of payments the vendor holds
     /// (``SessionChange/requiresDurableSync``). The first answer, which brings the id (or a failure without one), is
-    /// durable: a refund is not idempotent once the processor forgets its key, so it must be found by its id.
+    /// durable: a refund is not idempotent once the processor forgets its key, so it must be found by its id. So is a
+    /// succeeded refund that failed later (the amount becomes refundable again), although a lookup inside the
+    /// processor's change window would find it again.
     /// - Throws: ``PaymentError/Code/unknownReference`` when no refund has this id in the scope,
     ///   ``PaymentError/Code/invalidState`` (nothing is written), or ``PaymentError/Code/ledgerUnavailable``.
     public func recordRefund(_ change: RefundChange, scope: LedgerScope) throws -> RefundRecord {
@@ -69,6 +71,7 @@ extension SQLitePaymentLedger {
                     || (change.processorRefundID.map { $0 != before.processorRefundID } ?? false)
                 var after = before
                 try change.apply(to: &after)
+                if before.status == .succeeded, after.status == .failed { durable = true }
                 try db.execute(RefundSQL.update, [
                     .text(after.status.rawValue), .text(after.processorRefundID), .date(after.updatedAt),
                     .text(change.error == nil ? nil : try json(after.error)),
@@ -106,6 +109,23 @@ extension SQLitePaymentLedger {
             var result: [RefundRecord] = []
             try db.query(RefundSQL.selectInStatuses(count: sorted.count),
                          [.text(scope.merchantID), .text(scope.locationID)] + sorted.map { .text($0) }) {
+                result.append(try decodeRefund($0).1)
+            }
+            return result
+        }
+    }
+
+    /// The refunds of the scope with one of these statuses changed at or after `updatedSince`, oldest first,
+    /// through the index by scope, status and time (schema version 6).
+    public func refunds(in statuses: Set<RefundStatus>, updatedSince: Date, scope: LedgerScope) throws
+        -> [RefundRecord] {
+        guard !statuses.isEmpty else { return [] }
+        return try guarded("list recent refunds") {
+            let sorted = statuses.map(\.rawValue).sorted()
+            var result: [RefundRecord] = []
+            try db.query(RefundSQL.selectInStatusesSince(count: sorted.count),
+                         [.text(scope.merchantID), .text(scope.locationID)] + sorted.map { .text($0) }
+                            + [.date(updatedSince)]) {
                 result.append(try decodeRefund($0).1)
             }
             return result
@@ -206,6 +226,14 @@ private enum RefundSQL {
         let placeholders = Array(repeating: "?", count: count).joined(separator: ", ")
         return "SELECT \(columns) FROM refunds r JOIN sessions s ON s.id = r.session_id "
             + "WHERE r.merchant_id = ? AND r.location_id = ? AND r.status IN (\(placeholders)) ORDER BY r.id"
+    }
+
+    /// ``selectInStatuses(count:)`` limited to refunds changed at or after a time.
+    static func selectInStatusesSince(count: Int) -> String {
+        let placeholders = Array(repeating: "?", count: count).joined(separator: ", ")
+        return "SELECT \(columns) FROM refunds r JOIN sessions s ON s.id = r.session_id "
+            + "WHERE r.merchant_id = ? AND r.location_id = ? AND r.status IN (\(placeholders)) AND r.updated_at >= ? "
+            + "ORDER BY r.id"
     }
 
     static let selectHistory = """

@@ -36,19 +36,17 @@ public struct TenderServer: PaymentCaptureService, PaymentRefundService, CustomS
                            message: "This server has no client for processor \(processor).")
     }
 
-    /// Captures through the processor's client.
-    public func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
-        try await service(processor, phase: .capture).capture(processor: processor, reference: reference,
-                                                              processorPaymentID: processorPaymentID, amount: amount)
+    /// Captures through the processor's client, with the device's idempotency key unchanged.
+    public func capture(_ request: CaptureRequest) async throws {
+        try await service(request.processor, phase: .capture).capture(request)
     }
 
-    /// Voids through the processor's client.
-    public func void(processor: String, reference: String, processorPaymentID: String) async throws {
-        try await service(processor, phase: .capture).void(processor: processor, reference: reference,
-                                                           processorPaymentID: processorPaymentID)
+    /// Voids through the processor's client, with the device's idempotency key unchanged.
+    public func void(_ request: VoidRequest) async throws {
+        try await service(request.processor, phase: .capture).void(request)
     }
 
-    /// Refunds through the processor's client.
+    /// Refunds through the processor's client, with the device's idempotency key unchanged.
     public func refund(_ request: RefundRequest) async throws -> RefundResult {
         try await service(request.processor, phase: .refund).refund(request)
     }

@@ -32,7 +32,8 @@ struct LocalstripeLifecycleTests {
 
     func authorized(_ amount: Int64, reference: String) async throws -> StripeAPI.PaymentIntent {
         let intent = try await client.createPaymentIntent(amount: Money(minorUnits: amount, currency: .usd),
-                                                          reference: reference, paymentMethodTypes: ["card"])
+                                                          reference: reference, scope: serverTestScope,
+                                                          paymentMethodTypes: ["card"])
         #expect(intent.status == "requires_payment_method")
         #expect(intent.metadata[StripeMapping.referenceMetadataKey] == reference)
         let (status, _) = try await confirm(intent)
@@ -59,8 +60,9 @@ struct LocalstripeLifecycleTests {
     func partialCapture() async throws {
         let ref = reference()
         let intent = try await authorized(2_000, reference: ref)
-        let captured = try await client.capturePaymentIntent(id: intent.id, amount: Money(minorUnits: 1_500, currency: .usd),
-                                                             reference: ref)
+        let captured = try await client.capturePaymentIntent(
+            id: intent.id, amount: Money(minorUnits: 1_500, currency: .usd),
+            idempotencyKey: IdempotencyKey.capture(scope: serverTestScope, reference: ref, paymentAttempt: 1).rawValue)
         #expect(captured.status == "succeeded")
         let charge = try #require(captured.latestCharge?.object)
         #expect(charge.captured && charge.amount == 2_000)
@@ -77,7 +79,9 @@ struct LocalstripeLifecycleTests {
         let (_, report) = try await Peers.raw("GET", Peers.localstripe!.appendingPathComponent("_config/tender/report"))
         let posts = (report["posts"] as? [[String: Any]] ?? []).filter { ($0["path"] as? String)?.hasSuffix("\(intent.id)/capture") == true }
         #expect(posts.count == 2)
-        #expect(posts.allSatisfy { $0["key"] as? String == "\(ref)/capture" })
+        #expect(posts.allSatisfy {
+            $0["key"] as? String == IdempotencyKey.capture(scope: serverTestScope, reference: ref, paymentAttempt: 1).rawValue
+        })
         #expect(posts.last?["replayed"] as? Bool == true)
         #expect((report["stripe_versions"] as? [Any])?.contains { $0 as? String == "2023-08-16" } == true)
         // Past Stripe's key window (simulated: another key), the intent is read and the capture recognized as done.
@@ -106,7 +110,7 @@ struct LocalstripeLifecycleTests {
     func decline() async throws {
         let ref = reference()
         let intent = try await client.createPaymentIntent(amount: Money(minorUnits: 900, currency: .usd), reference: ref,
-                                                          paymentMethodTypes: ["card"])
+                                                          scope: serverTestScope, paymentMethodTypes: ["card"])
         let (status, body) = try await confirm(intent, card: "4000000000000341")
         #expect(status == 402)
         #expect((body["error"] as? [String: Any])?["code"] as? String == "card_declined")
@@ -131,7 +135,7 @@ struct LocalstripeLifecycleTests {
         func request(_ number: Int, _ amount: Int64) -> RefundRequest {
             RefundRequest(processor: "stripe", reference: ref, processorPaymentID: intent.id,
                           amount: Money(minorUnits: amount, currency: .usd),
-                          idempotencyKey: RefundRecord.idempotencyKey(reference: ref, number: number))
+                          idempotencyKey: refundKey(ref, number))
         }
         // Before any refund, the lookup proves there is none.
         #expect(try await client.lookUpRefund(processor: "stripe", processorPaymentID: intent.id,
@@ -157,7 +161,7 @@ struct LocalstripeLifecycleTests {
                                  amount: Money(minorUnits: 400, currency: .usd))
         let full = RefundRequest(processor: "stripe", reference: ref2, processorPaymentID: intent2.id,
                                  amount: Money(minorUnits: 400, currency: .usd),
-                                 idempotencyKey: RefundRecord.idempotencyKey(reference: ref2, number: 1))
+                                 idempotencyKey: refundKey(ref2, 1))
         async let a = client.refund(full)
         async let b = client.refund(full)
         let (ra, rb) = try await (a, b)
@@ -169,7 +173,7 @@ struct LocalstripeLifecycleTests {
     func findByReference() async throws {
         let ref = reference()
         let intent = try await client.createPaymentIntent(amount: Money(minorUnits: 300, currency: .usd), reference: ref,
-                                                          paymentMethodTypes: ["card"])
+                                                          scope: serverTestScope, paymentMethodTypes: ["card"])
         let lookup = try await client.findPaymentIntents(reference: ref)
         #expect(lookup == .found([try #require(try await client.retrievePaymentIntent(id: intent.id))], complete: true))
         #expect(try await client.findPaymentIntents(reference: ref + "-none") == .absent)

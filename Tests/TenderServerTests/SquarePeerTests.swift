@@ -110,7 +110,7 @@ struct SquarePeerTests {
         func request(_ number: Int, _ amount: Int64, reason: RefundReason? = nil) -> RefundRequest {
             RefundRequest(processor: "square", reference: "sq-r", processorPaymentID: id,
                           amount: Money(minorUnits: amount, currency: .usd), reason: reason,
-                          idempotencyKey: RefundRecord.idempotencyKey(reference: longReference, number: number))
+                          idempotencyKey: refundKey(longReference, number))
         }
         let first = try await client.refund(request(1, 500, reason: .requestedByCustomer))
         let again = try await client.refund(request(1, 500, reason: .requestedByCustomer))

@@ -19,17 +19,21 @@ struct StripeInProcessTests {
     @Test("requests carry the pinned version, bearer auth, bracketed forms and derived idempotency keys")
     func requestShape() async throws {
         let transport = ScriptedTransport(otherwise: ScriptedTransport.json(200, Self.intentJSON))
+        let scope = LedgerScope(merchantID: "acct_1", locationID: "tml/2")
         _ = try await client(transport).createPaymentIntent(amount: Money(minorUnits: 500, currency: .usd),
-                                                            reference: "order-1", attempt: 2, metadata: ["till": "3 & 4"])
+                                                            reference: "order-1", scope: scope, attempt: 2,
+                                                            metadata: ["till": "3 & 4"])
+        let key = IdempotencyKey.capture(scope: scope, reference: "order-1", paymentAttempt: 2).rawValue
         _ = try await client(transport).capturePaymentIntent(id: "pi_1", amount: Money(minorUnits: 400, currency: .usd),
-                                                             reference: "order-1")
+                                                             idempotencyKey: key)
         let (create, capture) = (transport.requests[0], transport.requests[1])
-        #expect(create.headers["Stripe-Version"] == "2023-08-16" && create.headers["Idempotency-Key"] == "order-1/create-2")
+        #expect(create.headers["Stripe-Version"] == "2023-08-16"
+                && create.headers["Idempotency-Key"] == "acct_1/tml%2F2/order-1/2/create")
         #expect(create.headers["Authorization"] == "Bearer sk_test_inprocess_secret")
         #expect(create.form["metadata[tender_reference]"] == "order-1" && create.form["metadata[till]"] == "3 & 4")
         #expect(create.form["payment_method_types[0]"] == "card_present" && create.form["amount"] == "500")
         #expect(capture.url.path == "/v1/payment_intents/pi_1/capture" && capture.form["amount_to_capture"] == "400")
-        #expect(capture.headers["Idempotency-Key"] == "order-1/capture")
+        #expect(capture.headers["Idempotency-Key"] == "acct_1/tml%2F2/order-1/2/capture", "the device's key, unchanged")
     }
 
     @Test("an empty search is unknown, never absent; hits are found, incomplete")
@@ -134,9 +138,30 @@ struct StripeInProcessTests {
         #expect(FormEncoding.encode(["metadata": .map(["a b": "é&="]), "expand": .array(["x"])])
                 == "expand%5B0%5D=x&metadata%5Ba%20b%5D=%C3%A9%26%3D")
         let long = String(repeating: "r", count: 40) + "/refund-12"
-        let fitted = IdempotencyKeys.fitted(long, maximumLength: 45)
-        #expect(fitted.utf8.count == 45 && fitted == IdempotencyKeys.fitted(long, maximumLength: 45))
-        #expect(fitted != IdempotencyKeys.fitted(String(repeating: "r", count: 40) + "/refund-13", maximumLength: 45))
-        #expect(IdempotencyKeys.fitted("short", maximumLength: 45) == "short")
+        let fitted = IdempotencyKey.fitted(long, maximumLength: 45)
+        #expect(fitted.utf8.count == 45 && fitted == IdempotencyKey.fitted(long, maximumLength: 45))
+        #expect(fitted != IdempotencyKey.fitted(String(repeating: "r", count: 40) + "/refund-13", maximumLength: 45))
+        #expect(IdempotencyKey.fitted("short", maximumLength: 45) == "short")
+        // Pinned: the string TenderServer sent before the derivation moved to the core, so a refund recorded then
+        // is still sent under the same key.
+        #expect(fitted == "rrrrrrrrrrrr~587b39dd2330f53c476e2724d79ec6b3")
+    }
+
+    @Test("a refund under a key Stripe holds for another amount is idempotency_error, never that refund; nothing is posted")
+    func refundKeyReusedForAnotherAmount() async throws {
+        let earlier = #"{"object":"list","data":[{"id":"re_old","amount":300,"created":1,"currency":"usd","metadata":{"tender_idempotency_key":"acct_1/tml_1/o/1/refund-1"},"status":"succeeded"}],"has_more":false}"#
+        let transport = ScriptedTransport([ScriptedTransport.json(200, earlier), ScriptedTransport.json(200, earlier)])
+        let error = await #expect(throws: PaymentError.self) {
+            _ = try await client(transport).refund(RefundRequest(
+                processor: "stripe", reference: "o", processorPaymentID: "pi_1", amount: Money(minorUnits: 500, currency: .usd),
+                idempotencyKey: "acct_1/tml_1/o/1/refund-1"))
+        }
+        #expect(error?.code == .duplicateReference && error?.vendor?.name == "idempotency_error")
+        #expect(transport.requests.allSatisfy { $0.method == "GET" }, "no refund was created under the reused key")
+        // The same amount is the same refund (a retry).
+        let same = try await client(transport).refund(RefundRequest(
+            processor: "stripe", reference: "o", processorPaymentID: "pi_1", amount: Money(minorUnits: 300, currency: .usd),
+            idempotencyKey: "acct_1/tml_1/o/1/refund-1"))
+        #expect(same.processorRefundID == "re_old" && same.status == .succeeded)
     }
 }

@@ -7,12 +7,16 @@ struct InMemorySubject: ConformanceSubject {
     let name = "memory"
     /// When set, wraps the processor in a deliberately broken adapter.
     var flaw: BrokenProcessor.Flaw?
+    /// When false, the environment does not say whether it can fail a refund after success or move to another
+    /// location (as an environment written before those hooks existed).
+    var declaresHooks = true
 
     final class Environment: ConformanceEnvironment, @unchecked Sendable {
         private let current: Locked<InMemoryPaymentProcessor>
         let manualClock: ManualClock
         var clock: any TenderClock { manualClock }
         let flaw: BrokenProcessor.Flaw?
+        var declaresHooks = true
         var memory: InMemoryPaymentProcessor { current.current }
         var processor: any PaymentProcessor { flaw.map { BrokenProcessor(inner: memory, flaw: $0) } ?? memory }
         let locationID = "loc_conformance"
@@ -21,8 +25,19 @@ struct InMemorySubject: ConformanceSubject {
         init(flaw: BrokenProcessor.Flaw?) {
             manualClock = ManualClock()
             let clock = manualClock
-            current = Locked(InMemoryPaymentProcessor(clock: clock))
+            let memory = InMemoryPaymentProcessor(clock: clock)
+            memory.setRefundChangeWindow(86_400)
+            current = Locked(memory)
             self.flaw = flaw
+        }
+        func failNextRefundAfterSuccess(after seconds: Double) async -> ConformanceSupport? {
+            guard declaresHooks else { return nil }
+            memory.failNextRefundAfterSuccess(after: seconds)
+            return .supported
+        }
+        /// The in-memory processor knows no locations: the same processor serves a second one.
+        func moveToAnotherLocation() async throws -> ConformanceLocation? {
+            declaresHooks ? .moved(locationID: "loc_other") : nil
         }
 
         func setNetwork(online: Bool) async { memory.setNetwork(online ? .online : .offline) }
@@ -56,7 +71,11 @@ struct InMemorySubject: ConformanceSubject {
         }
     }
 
-    func makeEnvironment() async throws -> any ConformanceEnvironment { Environment(flaw: flaw) }
+    func makeEnvironment() async throws -> any ConformanceEnvironment {
+        let environment = Environment(flaw: flaw)
+        environment.declaresHooks = declaresHooks
+        return environment
+    }
 }
 
 /// A deliberately broken adapter over the in-memory processor.
@@ -98,11 +117,11 @@ struct BrokenProcessor: PaymentProcessor {
         return final
     }
     func cancelPayment(reference: String) async throws { try await inner.cancelPayment(reference: reference) }
-    func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws -> ProcessorPaymentUpdate {
-        try await inner.capturePayment(reference: reference, processorPaymentID: processorPaymentID, amount: amount)
+    func capturePayment(_ request: CaptureRequest) async throws -> ProcessorPaymentUpdate {
+        try await inner.capturePayment(request)
     }
-    func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
-        try await inner.voidPayment(reference: reference, processorPaymentID: processorPaymentID)
+    func voidPayment(_ request: VoidRequest) async throws -> ProcessorPaymentUpdate {
+        try await inner.voidPayment(request)
     }
     func queueSnapshot() async throws -> OfflineQueueSnapshot { try await inner.queueSnapshot() }
     func networkStatus() async -> NetworkStatus { await inner.networkStatus() }
@@ -135,6 +154,14 @@ struct BrokenProcessor: PaymentProcessor {
         // Only the checks that present a declining card catch it: the others still pass.
         #expect(report.results.filter { !$0.passed }.map(\.check) == ["decline", "another card after a decline"],
                 "\(report)")
+    }
+
+    @Test func anEnvironmentThatDoesNotSayWhatItsVendorCanDoFailsTheNewChecks() async {
+        let report = await ConformanceSuite(subject: InMemorySubject(declaresHooks: false)).run()
+        let failed = report.results.filter { !$0.passed }
+        #expect(failed.map(\.check) == ["refunds: a refund that fails after it succeeded",
+                                         "keys: the same references at two locations never collide"], "\(report)")
+        #expect(failed.allSatisfy { $0.failures.contains { $0.contains("does not say") } }, "\(report)")
     }
 
     @Test func kitFailsAnAdapterThatReadsUnknownAsFailed() async {

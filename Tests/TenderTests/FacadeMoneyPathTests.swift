@@ -33,12 +33,11 @@ final class LookupHookProcessor: PaymentProcessor, @unchecked Sendable {
         try await inner.startPayment(request, routing: routing, attempt: attempt, updates: updates)
     }
     func cancelPayment(reference: String) async throws { try await inner.cancelPayment(reference: reference) }
-    func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
-        -> ProcessorPaymentUpdate {
-        try await inner.capturePayment(reference: reference, processorPaymentID: processorPaymentID, amount: amount)
+    func capturePayment(_ request: CaptureRequest) async throws -> ProcessorPaymentUpdate {
+        try await inner.capturePayment(request)
     }
-    func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
-        try await inner.voidPayment(reference: reference, processorPaymentID: processorPaymentID)
+    func voidPayment(_ request: VoidRequest) async throws -> ProcessorPaymentUpdate {
+        try await inner.voidPayment(request)
     }
     func queueSnapshot() async throws -> OfflineQueueSnapshot { try await inner.queueSnapshot() }
     func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {

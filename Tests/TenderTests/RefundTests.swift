@@ -21,7 +21,7 @@ private func paid(_ reference: String, _ cents: Int64, ledger: any PaymentLedger
     func partialRefundsUpToTheTotal() async throws {
         let (terminal, _) = try await paid("f-1", 1_000)
         let first = try await terminal.refund(reference: "f-1", amount: usd(300), reason: .requestedByCustomer)
-        #expect(first.status == .succeeded && first.id == "f-1/refund-1" && first.processorRefundID != nil)
+        #expect(first.status == .succeeded && first.id == "acct_F/loc_1/f-1/1/refund-1" && first.processorRefundID != nil)
         let second = try await terminal.refund(reference: "f-1", amount: usd(700))
         #expect(second.status == .succeeded && second.number == 2)
         do {
@@ -92,7 +92,7 @@ private func paid(_ reference: String, _ cents: Int64, ledger: any PaymentLedger
         _ = await restarted.recover()
         let refunds = try await restarted.session(reference: "f-5")?.refunds
         #expect(refunds?.map(\.status) == [.succeeded])
-        #expect(refunds?.first?.id == "f-5/refund-1")
+        #expect(refunds?.first?.id == "acct_F/loc_1/f-5/1/refund-1")
     }
 
     @Test("refund changes are events")

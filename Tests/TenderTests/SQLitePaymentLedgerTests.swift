@@ -80,7 +80,7 @@ extension SQLiteLedgerFixtures {
         await refund("D", 2, jpy(100), 56)                                   // other currency
         await refundChange("D/refund-1", .pending, .succeeded, 57, processorID: "re_1")  // 40
         await refundChange("D/refund-1", .pending, .failed, 58)              // CAS: it succeeded
-        await refundChange("D/refund-1", .succeeded, .failed, 58)            // final: never changes again
+        await refundChange("D/refund-1", .succeeded, .pending, 58)           // succeeded never goes back
         await refundChange("D/refund-9", .pending, .failed, 58)              // no such refund
         await refund("D", 2, usd(700), 59)                                   // exactly what is left
         await refundChange("D/refund-2", .pending, .failed, 60, error: declineAfterForwarding)  // 45
@@ -111,6 +111,13 @@ extension SQLiteLedgerFixtures {
         await step { .session(try await ledger.session(reference: "C", scope: shop)) }
         await step { .sessions(try await ledger.sessions(references: ["E", "F", "nope"], scope: shop).values
                         .sorted { $0.reference < $1.reference }) }  // 70
+        // A refund that fails after it succeeded (Stripe documents it): the one later move, then final (71 on).
+        await refundChange("D/refund-1", .succeeded, .failed, 73, error: declineAfterForwarding)
+        await refundChange("D/refund-1", .failed, .succeeded, 74)            // failed is final
+        await refundChange("D/refund-1", .failed, .pending, 74)
+        await step { .refunds(try await ledger.refunds(in: [.succeeded, .failed, .pending], updatedSince: at(61),
+                                                       scope: shop)) }
+        await step { .session(try await ledger.session(reference: "D", scope: shop)) }  // 75
         return answers
     }
 }
@@ -145,7 +152,7 @@ struct SQLitePaymentLedgerTests: SQLiteLedgerFixtures {
             #expect(a.card == visa)
             #expect(a.total == usd(1350))
             #expect(actual[32] == .scopes([shop]))
-            #expect(actual.count == 71)
+            #expect(actual.count == 76)
             // Refunds: the refundable amount, duplicate ids, compare-and-set on the status, final statuses.
             #expect(actual[35] == .refused(.duplicateReference))
             #expect(actual[36] == .refused(.invalidAmount))
@@ -173,6 +180,15 @@ struct SQLitePaymentLedgerTests: SQLiteLedgerFixtures {
             #expect(noted.transitions.last.map { [$0.from, $0.to] } == [.succeeded, .succeeded])
             #expect(noted.transitions.last?.note == "the abandoned PaymentIntent pi_old was canceled at Stripe")
             #expect(actual[59] == .refused(.invalidState))
+            // A succeeded refund may still fail, once; then it is final, and its amount is refundable again.
+            guard case .refund(let failedLater) = actual[71] else { Issue.record("succeeded → failed refused"); return }
+            #expect(failedLater.status == .failed && failedLater.error == declineAfterForwarding
+                    && failedLater.processorRefundID == "re_1")
+            #expect(actual[72] == .refused(.invalidState) && actual[73] == .refused(.invalidState))
+            guard case .refunds(let recent) = actual[74] else { Issue.record("no recent refunds"); return }
+            #expect(recent.map(\.id) == ["D/refund-1", "D/refund-3"], "changed at or after 61: refund 1 (73), 3 (62)")
+            guard case .session(let dAfter?) = actual[75] else { Issue.record("no session D"); return }
+            #expect(dAfter.refundedAmount == usd(700) && dAfter.refundableAmount == usd(500))
             guard case .session(let e?) = actual[68] else { Issue.record("no session E"); return }
             #expect(e.paymentAttempt == 2 && e.processorPaymentID == "pi_E2" && e.card == nil)
             #expect(e.transitions.map(\.attempt) == [1, 1, 1, 2, 2, 2])
@@ -234,7 +250,7 @@ struct SQLitePaymentLedgerTests: SQLiteLedgerFixtures {
             defer { probe.close() }
             #expect(try probe.scalarText("PRAGMA journal_mode") == "wal")
             #expect(try probe.scalarInteger("PRAGMA user_version") == Int64(SQLitePaymentLedger.schemaVersion))
-            #expect(SQLitePaymentLedger.schemaVersion == 5)
+            #expect(SQLitePaymentLedger.schemaVersion == 6)
             #expect(try probe.scalarInteger("PRAGMA application_id") == Int64(SQLitePaymentLedger.applicationID))
             let tables = try probe.scalarInteger(
                 "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN (?, ?, ?, ?, ?, ?)",

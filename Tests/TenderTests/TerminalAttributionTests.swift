@@ -27,12 +27,11 @@ private struct ServerOnlyLookupProcessor: PaymentProcessor {
         return update
     }
     func cancelPayment(reference: String) async throws { try await inner.cancelPayment(reference: reference) }
-    func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
-        -> ProcessorPaymentUpdate {
-        try await inner.capturePayment(reference: reference, processorPaymentID: processorPaymentID, amount: amount)
+    func capturePayment(_ request: CaptureRequest) async throws -> ProcessorPaymentUpdate {
+        try await inner.capturePayment(request)
     }
-    func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
-        try await inner.voidPayment(reference: reference, processorPaymentID: processorPaymentID)
+    func voidPayment(_ request: VoidRequest) async throws -> ProcessorPaymentUpdate {
+        try await inner.voidPayment(request)
     }
     func queueSnapshot() async throws -> OfflineQueueSnapshot {
         var snapshot = try await inner.queueSnapshot()
@@ -68,7 +67,7 @@ private struct ServerOnlyLookupProcessor: PaymentProcessor {
         try ledger.insert(PaymentSession(request: sale, scope: scope, processor: processor.name, route: .offline,
                                                at: clock.now()))
         inner.setNetwork(.offline)
-        #expect(try await inner.startPayment(sale, routing: .offline, attempt: PaymentAttempt(),
+        #expect(try await inner.startPayment(sale, routing: .offline, attempt: PaymentAttempt(idScope: scope),
                                              updates: { _ in }).state == .storedOffline)
         clock.advance(by: 3_600)
 
@@ -96,7 +95,7 @@ private struct ServerOnlyLookupProcessor: PaymentProcessor {
         let ledger = InMemoryPaymentLedger()
         inner.setNetwork(.offline)
         let other = PaymentRequest(amount: usd(300), reference: "small", offlinePolicy: .forceOffline)
-        _ = try await inner.startPayment(other, routing: .offline, attempt: PaymentAttempt(), updates: { _ in })
+        _ = try await inner.startPayment(other, routing: .offline, attempt: PaymentAttempt(idScope: scope), updates: { _ in })
         // Killed between the write-ahead record and the processor call: nothing of it exists anywhere.
         let sale = PaymentRequest(amount: usd(900), reference: "p-2", offlinePolicy: .forceOffline)
         try ledger.insert(PaymentSession(request: sale, scope: scope, processor: processor.name, route: .offline,

@@ -7,8 +7,9 @@ import Tender
 ///
 /// The house account needs no card reader; `discoverReaders` reports one "virtual" reader so apps can treat every
 /// processor alike. What makes it safe is the vendor's idempotency: a charge is keyed by its order number, which
-/// the adapter derives from Tender's reference and payment attempt (`PaymentAttempt.vendorAttemptID`), so
-/// continuing an unfinished payment re-sends the same order number and can never charge twice.
+/// the adapter takes from Tender (`PaymentAttempt.vendorAttemptID`: derived from the merchant, location, reference
+/// and payment attempt, never random), so continuing an unfinished payment re-sends the same order number and can
+/// never charge twice, and two shops selling order "1001" never share one. The reference travels separately.
 public final class HouseAccountProcessor: PaymentProcessor {
     /// `"house"`.
     public let name = "house"
@@ -43,7 +44,7 @@ public final class HouseAccountProcessor: PaymentProcessor {
     /// Sends held charges and reports each result as a forwarding event: the core records it.
     public func forwardHeldCharges() async {
         for charge in await client.sendHeldCharges() {
-            var update = ProcessorPaymentUpdate(reference: Self.reference(of: charge.orderNumber), state: .forwarded,
+            var update = ProcessorPaymentUpdate(reference: charge.reference, state: .forwarded,
                                                 route: .offline, processorPaymentID: charge.serverID,
                                                 storedAt: charge.heldAt)
             if charge.status == .refused {
@@ -119,7 +120,8 @@ public final class HouseAccountProcessor: PaymentProcessor {
         }
         do {
             let charge = try await client.charge(
-                account: accountForNextPayment.current, orderNumber: orderNumber, amount: total.minorUnits,
+                account: accountForNextPayment.current, orderNumber: orderNumber, reference: reference,
+                amount: total.minorUnits,
                 currency: total.currency.code, hold: hold, settleImmediately: request.captureMode == .automatic)
             return translate(charge, request: request)
         } catch {
@@ -148,29 +150,31 @@ public final class HouseAccountProcessor: PaymentProcessor {
         _ = await client.cancelHeldCard()
     }
 
-    /// Settles a charge on hold (month-end capture, done now).
-    public func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
-        -> ProcessorPaymentUpdate {
+    /// Settles a charge on hold (month-end capture, done now). The vendor settles by server id and takes no
+    /// idempotency key (settling twice is refused as `notOnHold`), so the request's key is not needed.
+    public func capturePayment(_ request: CaptureRequest) async throws -> ProcessorPaymentUpdate {
         do {
-            let charge = try await client.settle(serverID: processorPaymentID)
-            return ProcessorPaymentUpdate(reference: reference, state: HouseAccountErrors.state(charge.status, settleImmediately: false),
-                                          processorPaymentID: processorPaymentID)
+            let charge = try await client.settle(serverID: request.processorPaymentID)
+            return ProcessorPaymentUpdate(reference: request.reference,
+                                          state: HouseAccountErrors.state(charge.status, settleImmediately: false),
+                                          processorPaymentID: request.processorPaymentID)
         } catch { throw HouseAccountErrors.error(error) }
     }
 
-    /// Releases a charge on hold.
-    public func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
+    /// Releases a charge on hold (by server id, like ``capturePayment(_:)``).
+    public func voidPayment(_ request: VoidRequest) async throws -> ProcessorPaymentUpdate {
         do {
-            let charge = try await client.release(serverID: processorPaymentID)
-            return ProcessorPaymentUpdate(reference: reference, state: HouseAccountErrors.state(charge.status, settleImmediately: false),
-                                          processorPaymentID: processorPaymentID)
+            let charge = try await client.release(serverID: request.processorPaymentID)
+            return ProcessorPaymentUpdate(reference: request.reference,
+                                          state: HouseAccountErrors.state(charge.status, settleImmediately: false),
+                                          processorPaymentID: request.processorPaymentID)
         } catch { throw HouseAccountErrors.error(error) }
     }
 
     /// The vendor's own view of the charges held on the device, with the times it held them.
     public func queueSnapshot() async throws -> OfflineQueueSnapshot {
         let held = await client.heldCharges().map { charge in
-            QueuedPayment(reference: Self.reference(of: charge.orderNumber),
+            QueuedPayment(reference: charge.reference,
                           amount: Money(minorUnits: charge.amount, currency: (try? Currency(code: charge.currency)) ?? .usd),
                           storedAt: charge.heldAt ?? clock.now(), status: .stored)
         }

@@ -21,8 +21,12 @@ public struct HouseCharge: Hashable, Sendable {
     public var serverID: String?
     /// The account charged.
     public var account: String
-    /// The shop's order number: the adapter passes Tender's reference here, which is what makes retries safe.
+    /// The charge's order number, the vendor's idempotency key: the adapter passes Tender's vendor attempt id
+    /// (``Tender/PaymentAttempt/vendorAttemptID(reference:)``), unique per merchant, location, reference and
+    /// attempt, which is what makes retries safe and keeps two shops' order "1001" apart.
     public var orderNumber: String
+    /// The sale's reference as the shop knows it (Tender's reference), shown on the customer's statement.
+    public var reference: String
     /// The amount in minor units.
     public var amount: Int64
     /// The currency code.
@@ -33,11 +37,12 @@ public struct HouseCharge: Hashable, Sendable {
     public var heldAt: Date?
 
     /// Creates a charge record.
-    public init(serverID: String?, account: String, orderNumber: String, amount: Int64, currency: String,
-                status: Status, heldAt: Date? = nil) {
+    public init(serverID: String?, account: String, orderNumber: String, reference: String, amount: Int64,
+                currency: String, status: Status, heldAt: Date? = nil) {
         self.serverID = serverID
         self.account = account
         self.orderNumber = orderNumber
+        self.reference = reference
         self.amount = amount
         self.currency = currency
         self.status = status
@@ -90,8 +95,8 @@ public enum HoldMode: Hashable, Sendable {
 /// The calls the adapter needs from the house-account system.
 public protocol HouseAccountClient: Sendable {
     /// Charges an account now, or holds the charge on the device as `hold` allows.
-    func charge(account: String, orderNumber: String, amount: Int64, currency: String, hold: HoldMode,
-                settleImmediately: Bool) async throws(HouseAccountError) -> HouseCharge
+    func charge(account: String, orderNumber: String, reference: String, amount: Int64, currency: String,
+                hold: HoldMode, settleImmediately: Bool) async throws(HouseAccountError) -> HouseCharge
     /// Settles (captures) a charge on hold.
     func settle(serverID: String) async throws(HouseAccountError) -> HouseCharge
     /// Releases (voids) a charge on hold.

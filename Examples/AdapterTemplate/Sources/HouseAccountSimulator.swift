@@ -89,22 +89,21 @@ public actor HouseAccountSimulator: HouseAccountClient {
     /// Changes an account's credit line (for example to make a held charge be refused when sent).
     public func setCreditLine(_ account: String, _ limit: Int64) { creditLines[account] = limit }
 
-    /// How many charges the server accepted for an order number (the processor-side truth). With `attempts`,
-    /// also the order number's later attempts (`order#2`, `order#3`…).
-    public func acceptedCharges(orderNumber: String, includingAttempts: Bool = false) -> Int {
-        server.values.filter {
-            ($0.orderNumber == orderNumber || (includingAttempts && $0.orderNumber.hasPrefix(orderNumber + "#")))
-                && $0.status != .refused && $0.status != .released
-        }.count
+    /// How many charges the server accepted for a sale's reference, over every order number (attempt, shop) that
+    /// carried it (the processor-side truth).
+    public func acceptedCharges(reference: String) -> Int {
+        server.values.filter { $0.reference == reference && $0.status != .refused && $0.status != .released }.count
     }
 
     /// The total settled (captured) for an order number, in cents, read on the server without its search lag (a
     /// test's view of the vendor's books).
-    public func settledAmount(orderNumber: String, includingAttempts: Bool = false) -> Int64 {
-        server.values.filter {
-            ($0.orderNumber == orderNumber || (includingAttempts && $0.orderNumber.hasPrefix(orderNumber + "#")))
-                && $0.status == .settled
-        }.reduce(Int64(0)) { $0 + $1.amount }
+    public func settledAmount(orderNumber: String) -> Int64 {
+        server.values.filter { $0.orderNumber == orderNumber && $0.status == .settled }.reduce(Int64(0)) { $0 + $1.amount }
+    }
+
+    /// What the server settled for a sale's reference, every order number (vendor payment attempt) of it together.
+    public func settledAmount(reference: String) -> Int64 {
+        server.values.filter { $0.reference == reference && $0.status == .settled }.reduce(Int64(0)) { $0 + $1.amount }
     }
 
     /// Whether the server is reachable.
@@ -112,8 +111,8 @@ public actor HouseAccountSimulator: HouseAccountClient {
 
     /// Charges, or holds on the device as `hold` allows. A reused order number returns the existing charge (or
     /// refuses a different amount): the vendor's idempotency.
-    public func charge(account: String, orderNumber: String, amount: Int64, currency: String, hold: HoldMode,
-                       settleImmediately: Bool) async throws(HouseAccountError) -> HouseCharge {
+    public func charge(account: String, orderNumber: String, reference: String, amount: Int64, currency: String,
+                       hold: HoldMode, settleImmediately: Bool) async throws(HouseAccountError) -> HouseCharge {
         if holdNextCharge, reachable, hold != .always {
             holdNextCharge = false
             holdingCharge = true
@@ -121,8 +120,8 @@ public actor HouseAccountSimulator: HouseAccountClient {
         }
         let fault = reachable && hold != .always && !faults.isEmpty ? faults.removeFirst() : nil
         if fault == .timeOutBeforeServer { throw .timedOut }
-        let charged = try chargeNow(account: account, orderNumber: orderNumber, amount: amount, currency: currency,
-                                    hold: hold, settleImmediately: settleImmediately)
+        let charged = try chargeNow(account: account, orderNumber: orderNumber, reference: reference, amount: amount,
+                                    currency: currency, hold: hold, settleImmediately: settleImmediately)
         if fault == .loseAnswerAfterCharge { throw .timedOut }
         return charged
     }
@@ -131,15 +130,15 @@ public actor HouseAccountSimulator: HouseAccountClient {
     /// ``HouseAccountError/amountTooLarge``, held or sent).
     public static let maximumCharge: Int64 = 5_000_000
 
-    private func chargeNow(account: String, orderNumber: String, amount: Int64, currency: String, hold: HoldMode,
-                           settleImmediately: Bool) throws(HouseAccountError) -> HouseCharge {
+    private func chargeNow(account: String, orderNumber: String, reference: String, amount: Int64, currency: String,
+                           hold: HoldMode, settleImmediately: Bool) throws(HouseAccountError) -> HouseCharge {
         guard amount <= Self.maximumCharge else { throw .amountTooLarge }
         if let existing = (server.values.first { $0.orderNumber == orderNumber } ?? held.first { $0.orderNumber == orderNumber }) {
             guard existing.amount == amount else { throw .orderNumberReused }
             return existing
         }
-        var charge = HouseCharge(serverID: nil, account: account, orderNumber: orderNumber, amount: amount,
-                                 currency: currency, status: .heldOnDevice)
+        var charge = HouseCharge(serverID: nil, account: account, orderNumber: orderNumber, reference: reference,
+                                 amount: amount, currency: currency, status: .heldOnDevice)
         if hold == .always || (!reachable && hold == .ifUnreachable) {
             charge.heldAt = clock.now()
             held.append(charge)

@@ -41,10 +41,10 @@ struct HouseAccountSubject: ConformanceSubject {
         }
         func forwardStoredPayments() async { await house.forwardHeldCharges() }
         func charges(reference: String) async -> Int {
-            await simulator.acceptedCharges(orderNumber: reference, includingAttempts: true)
+            await simulator.acceptedCharges(reference: reference)
         }
         func captured(reference: String) async -> Int64? {
-            await simulator.settledAmount(orderNumber: reference, includingAttempts: true)
+            await simulator.settledAmount(reference: reference)
         }
         func inject(_ fault: ConformanceFault) async {
             switch fault {
@@ -55,6 +55,12 @@ struct HouseAccountSubject: ConformanceSubject {
             case .holdNextAuthorization: await simulator.holdCharge()
             }
         }
+        /// House accounts take no refunds (the template's processor reports `supportsRefunds` false).
+        func failNextRefundAfterSuccess(after seconds: Double) async -> ConformanceSupport? {
+            .unsupported("house accounts take no refunds")
+        }
+        /// The house-account server knows no locations: a second shop of the same business uses it as it is.
+        func moveToAnotherLocation() async throws -> ConformanceLocation? { .moved(locationID: "shop-2") }
         func releaseHeld() async { await simulator.release() }
         func isHolding() async -> Bool { await simulator.isHolding() }
         func advanceClock(by seconds: Double) async { manualClock.advance(by: seconds) }

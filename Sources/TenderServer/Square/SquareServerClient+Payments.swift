@@ -101,13 +101,13 @@ extension SquareServerClient {
 
     /// `POST /v2/payments/cancel`: voids the payment created with `idempotencyKey` if there is one; Square answers
     /// success either way (its answer for an unknown `CreatePayment` outcome). A key longer than Square's 45
-    /// characters is fitted (``IdempotencyKeys/fitted(_:maximumLength:)``), as it was when the payment was made
+    /// characters is fitted (``Tender/IdempotencyKey/fitted(_:maximumLength:)``), as it was when the payment was made
     /// through TenderServer.
     public func cancelPayment(idempotencyKey: String) async throws(PaymentError) {
         struct Body: Encodable, Sendable {
             var idempotency_key: String
         }
-        let key = IdempotencyKeys.fitted(idempotencyKey, maximumLength: Self.maximumIdempotencyKeyLength)
+        let key = IdempotencyKey.fitted(idempotencyKey, maximumLength: Self.maximumIdempotencyKeyLength)
         _ = try await request("POST", "v2/payments/cancel", json: Body(idempotency_key: key),
                               as: SquareAPI.ErrorsResponse.self, operation: "Canceling by idempotency key",
                               phase: .cancellation)

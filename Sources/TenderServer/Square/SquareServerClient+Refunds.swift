@@ -2,8 +2,10 @@ import Foundation
 import Tender
 
 extension SquareServerClient {
-    /// `POST /v2/refunds` (RefundPayment) for `amount` of the payment, under `idempotencyKey` fitted to Square's 45
-    /// characters: a retry with the same key is the same refund.
+    /// `POST /v2/refunds` (RefundPayment) for `amount` of the payment, under `idempotencyKey` (the device's
+    /// ``Tender/IdempotencyKey``) fitted to Square's 45 characters: a retry with the same key, payment and amount is
+    /// the same refund; the key reused for another refund is Square's `IDEMPOTENCY_KEY_REUSED`
+    /// (``Tender/PaymentError/Code/duplicateReference``), never a success.
     public func refundPayment(id: String, amount: Money, idempotencyKey: String, reason: RefundReason? = nil)
         async throws(PaymentError) -> SquareAPI.PaymentRefund {
         struct Body: Encodable, Sendable {
@@ -12,7 +14,7 @@ extension SquareServerClient {
             var payment_id: String
             var reason: String?
         }
-        let body = Body(idempotency_key: IdempotencyKeys.fitted(idempotencyKey, maximumLength: Self.maximumIdempotencyKeyLength),
+        let body = Body(idempotency_key: IdempotencyKey.fitted(idempotencyKey, maximumLength: Self.maximumIdempotencyKeyLength),
                         amount_money: SquareAPI.Money(amount: amount.minorUnits, currency: amount.currency.code),
                         payment_id: id, reason: reason.map { String($0.rawValue.prefix(192)) })
         let response = try await request("POST", "v2/refunds", json: body, as: SquareAPI.RefundResponse.self,

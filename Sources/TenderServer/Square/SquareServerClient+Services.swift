@@ -6,10 +6,13 @@ extension SquareServerClient: PaymentCaptureService {
     /// Completes an approved payment for exactly `amount` (its `total_money`: Square completes the approved total;
     /// a different amount is refused before any change). The payment is read first: one already `COMPLETED` for
     /// `amount` is the same capture (idempotent); `CompletePayment` carries the read `version_token`. When
-    /// `CompletePayment` fails, the payment is read again, and a completed one is success.
-    public func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
-        try Self.checkProcessor(processor, phase: .capture)
-        let id = processorPaymentID
+    /// `CompletePayment` fails, the payment is read again, and a completed one is success. Square's
+    /// `CompletePayment` takes no idempotency key (it is idempotent by the payment's state and `version_token`), so
+    /// `request.idempotencyKey` is not sent.
+    public func capture(_ request: CaptureRequest) async throws {
+        try Self.checkProcessor(request.processor, phase: .capture)
+        let id = request.processorPaymentID
+        let amount = request.amount
         guard let payment = try await getPayment(id: id) else {
             throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .capture,
                                message: "Square has no payment \(id) to complete.",
@@ -36,10 +39,10 @@ extension SquareServerClient: PaymentCaptureService {
     }
 
     /// Cancels an approved payment. One already `CANCELED` is the same void; a completed one cannot be voided
-    /// (refund it).
-    public func void(processor: String, reference: String, processorPaymentID: String) async throws {
-        try Self.checkProcessor(processor, phase: .capture)
-        let id = processorPaymentID
+    /// (refund it). `CancelPayment` takes no idempotency key: `request.idempotencyKey` is not sent.
+    public func void(_ request: VoidRequest) async throws {
+        try Self.checkProcessor(request.processor, phase: .capture)
+        let id = request.processorPaymentID
         guard let payment = try await getPayment(id: id) else {
             throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .capture,
                                message: "Square has no payment \(id) to cancel.",

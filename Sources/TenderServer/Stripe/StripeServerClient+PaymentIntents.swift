@@ -26,9 +26,11 @@ extension StripeServerClient {
     static let expandCharge: [(String, String)] = [("expand[0]", "latest_charge")]
 
     /// `POST /v1/payment_intents`: a card-present intent for `amount`, carrying the reference in its metadata,
-    /// under the idempotency key of `attempt` (``IdempotencyKeys/create(reference:attempt:)``). Terminal intents are
-    /// usually created by the SDK on the device; this is for server-driven flows and tests.
-    public func createPaymentIntent(amount: Money, reference: String, attempt: Int = 1,
+    /// under the idempotency key of vendor payment `attempt` of the reference in `scope`
+    /// (``Tender/IdempotencyKey/create(scope:reference:paymentAttempt:)``: Stripe keeps keys per account, and a
+    /// reference is unique only per location). Terminal intents are usually created by the SDK on the device; this is
+    /// for server-driven flows and tests.
+    public func createPaymentIntent(amount: Money, reference: String, scope: LedgerScope, attempt: Int = 1,
                                     captureMethod: String = "manual", paymentMethodTypes: [String] = ["card_present"],
                                     metadata: [String: String] = [:], description: String? = nil,
                                     extra: [String: FormValue] = [:]) async throws(PaymentError) -> StripeAPI.PaymentIntent {
@@ -46,7 +48,8 @@ extension StripeServerClient {
         form["metadata"] = .map(tagged)
         if let description { form["description"] = .string(description) }
         return try await request("POST", "v1/payment_intents", form: form,
-                                 idempotencyKey: IdempotencyKeys.create(reference: reference, attempt: attempt),
+                                 idempotencyKey: IdempotencyKey.create(scope: scope, reference: reference,
+                                                                       paymentAttempt: attempt).rawValue,
                                  as: StripeAPI.PaymentIntent.self, operation: "Creating a PaymentIntent for \(reference)",
                                  phase: .creation)
     }
@@ -64,17 +67,18 @@ extension StripeServerClient {
         }
     }
 
-    /// `POST /v1/payment_intents/:id/capture` with `amount_to_capture`, under ``IdempotencyKeys/capture(reference:)``.
+    /// `POST /v1/payment_intents/:id/capture` with `amount_to_capture`, under `idempotencyKey` (the device's
+    /// ``Tender/IdempotencyKey/capture(scope:reference:paymentAttempt:)``).
     ///
     /// Idempotent beyond Stripe's 24-hour key window: when Stripe refuses because the intent is no longer
     /// capturable, the intent is retrieved, and one already captured for exactly `amount` is returned as the
     /// capture's result (it is the same capture). Any other state is the refusal it is.
-    public func capturePaymentIntent(id: String, amount: Money, reference: String)
+    public func capturePaymentIntent(id: String, amount: Money, idempotencyKey: String)
         async throws(PaymentError) -> StripeAPI.PaymentIntent {
         let form: [String: FormValue] = ["amount_to_capture": .string(String(amount.minorUnits)),
                                          "expand": .array(["latest_charge"])]
         let result = await perform("POST", "v1/payment_intents/\(Self.segment(id))/capture", form: form,
-                                   idempotencyKey: IdempotencyKeys.capture(reference: reference),
+                                   idempotencyKey: idempotencyKey,
                                    as: StripeAPI.PaymentIntent.self)
         switch result {
         case .success(let intent): return intent
@@ -87,11 +91,12 @@ extension StripeServerClient {
         }
     }
 
-    /// `POST /v1/payment_intents/:id/cancel` under ``IdempotencyKeys/void(reference:)``. An intent already canceled
-    /// is returned as the result (the same void).
-    public func cancelPaymentIntent(id: String, reference: String, reason: String? = nil)
+    /// `POST /v1/payment_intents/:id/cancel` under `idempotencyKey` (the device's
+    /// ``Tender/IdempotencyKey/void(scope:reference:paymentAttempt:)``). An intent already canceled is returned as the
+    /// result (the same void).
+    public func cancelPaymentIntent(id: String, idempotencyKey: String, reason: String? = nil)
         async throws(PaymentError) -> StripeAPI.PaymentIntent {
-        try await cancel(id: id, idempotencyKey: IdempotencyKeys.void(reference: reference), reason: reason)
+        try await cancel(id: id, idempotencyKey: idempotencyKey, reason: reason)
     }
 
     /// The cancel request under `idempotencyKey`, treating an intent already canceled as done.

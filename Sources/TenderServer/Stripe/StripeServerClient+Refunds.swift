@@ -7,19 +7,32 @@ extension StripeServerClient {
     /// The metadata key holding a free-text refund reason Stripe's `reason` cannot take.
     public static let refundReasonMetadataKey = "tender_refund_reason"
 
-    /// `POST /v1/refunds` for `amount` of the intent, idempotently under `idempotencyKey`, which is also stored in
-    /// the refund's metadata (``refundKeyMetadataKey``) with the payment's reference.
+    /// `POST /v1/refunds` for `amount` of the intent, idempotently under `idempotencyKey` (fitted to
+    /// ``maximumIdempotencyKeyLength``), which is also stored in the refund's metadata (``refundKeyMetadataKey``)
+    /// with the payment's reference.
     ///
     /// Before creating, the intent's refunds are listed (a consistent read) and one already made under this key is
-    /// returned: a retry is the same refund even after Stripe's 24-hour idempotency window.
+    /// returned when it is the same refund (this intent, this amount and currency): a retry is the same refund even
+    /// after Stripe's 24-hour idempotency window. A refund under the key for another amount (a ledger restored from a
+    /// backup re-using a refund number) is Stripe's `idempotency_error`
+    /// (``Tender/PaymentError/Code/duplicateReference``): it is never this refund's result, and no second refund is
+    /// made under the key. Within the 24 hours Stripe itself refuses a key reused with other parameters the same way.
     public func createRefund(paymentIntent id: String, amount: Money, reference: String, idempotencyKey: String,
                              reason: RefundReason? = nil) async throws(PaymentError) -> StripeAPI.Refund {
+        let key = IdempotencyKey.fitted(idempotencyKey, maximumLength: Self.maximumIdempotencyKeyLength)
         if let existing = try await refunds(paymentIntent: id).first(where: {
-            $0.metadata[Self.refundKeyMetadataKey] == idempotencyKey
+            $0.metadata[Self.refundKeyMetadataKey] == key
         }) {
+            guard existing.amount == amount.minorUnits, existing.currency == amount.currency.lowercasedCode else {
+                throw PaymentError(.duplicateReference, recovery: .fixRequest, phase: .refund,
+                                   message: "Refund \(existing.id) of \(id) was made under idempotency key \(key) for \(existing.amount) \(existing.currency), not \(amount): a refund under this key is not made again.",
+                                   vendor: .init(processor: Self.processor, name: "idempotency_error",
+                                                 message: "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+                                                 category: "idempotency_error"))
+            }
             return existing
         }
-        var metadata = [Self.refundKeyMetadataKey: idempotencyKey, configuration.referenceMetadataKey: reference]
+        var metadata = [Self.refundKeyMetadataKey: key, configuration.referenceMetadataKey: reference]
         var form: [String: FormValue] = ["payment_intent": .string(id), "amount": .string(String(amount.minorUnits))]
         if let reason {
             if Self.stripeRefundReasons.contains(reason.rawValue) {
@@ -29,7 +42,7 @@ extension StripeServerClient {
             }
         }
         form["metadata"] = .map(metadata)
-        return try await request("POST", "v1/refunds", form: form, idempotencyKey: idempotencyKey,
+        return try await request("POST", "v1/refunds", form: form, idempotencyKey: key,
                                  as: StripeAPI.Refund.self, operation: "Refunding \(amount) of \(id)", phase: .refund)
     }
 

@@ -3,11 +3,13 @@ import Tender
 import TenderStripe
 
 extension StripeServerClient: PaymentCaptureService {
-    /// Captures `amount` of the intent (``capturePaymentIntent(id:amount:reference:)``). Succeeds only when
-    /// Stripe reports the intent `succeeded`.
-    public func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
-        try Self.checkProcessor(processor, phase: .capture)
-        let intent = try await capturePaymentIntent(id: processorPaymentID, amount: amount, reference: reference)
+    /// Captures `request.amount` of the intent under the request's idempotency key
+    /// (``capturePaymentIntent(id:amount:idempotencyKey:)``). Succeeds only when Stripe reports the intent `succeeded`.
+    public func capture(_ request: CaptureRequest) async throws {
+        try Self.checkProcessor(request.processor, phase: .capture)
+        let processorPaymentID = request.processorPaymentID
+        let intent = try await capturePaymentIntent(id: processorPaymentID, amount: request.amount,
+                                                    idempotencyKey: request.idempotencyKey)
         guard intent.status == "succeeded" else {
             throw PaymentError(.outcomeUnknown, recovery: .retrySamePayment, phase: .capture,
                                message: "Stripe accepted the capture of \(processorPaymentID) but reports it \(intent.status); look it up again.",
@@ -15,10 +17,10 @@ extension StripeServerClient: PaymentCaptureService {
         }
     }
 
-    /// Cancels the intent (``cancelPaymentIntent(id:reference:reason:)``).
-    public func void(processor: String, reference: String, processorPaymentID: String) async throws {
-        try Self.checkProcessor(processor, phase: .capture)
-        _ = try await cancelPaymentIntent(id: processorPaymentID, reference: reference)
+    /// Cancels the intent under the request's idempotency key (``cancelPaymentIntent(id:idempotencyKey:reason:)``).
+    public func void(_ request: VoidRequest) async throws {
+        try Self.checkProcessor(request.processor, phase: .capture)
+        _ = try await cancelPaymentIntent(id: request.processorPaymentID, idempotencyKey: request.idempotencyKey)
     }
 
     /// Refuses a payment of another processor (a wiring mistake), before any request.
@@ -57,7 +59,8 @@ extension StripeServerClient: PaymentRefundService {
             return Self.refundResult(refund)
         }
         let refunds = try await refunds(paymentIntent: processorPaymentID)
-        return refunds.first { $0.metadata[Self.refundKeyMetadataKey] == idempotencyKey }.map(Self.refundResult)
+        let key = IdempotencyKey.fitted(idempotencyKey, maximumLength: Self.maximumIdempotencyKeyLength)
+        return refunds.first { $0.metadata[Self.refundKeyMetadataKey] == key }.map(Self.refundResult)
     }
 }
 

@@ -9,8 +9,11 @@ import TenderStripe
 ///
 /// - Every request sends `Stripe-Version: ` ``apiVersion`` (the version of the OpenAPI document the models
 ///   mirror) and the secret key as a bearer token; the key never appears in any string the client produces.
-/// - Every POST carries an `Idempotency-Key` derived from the payment's reference and the operation
-///   (``IdempotencyKeys``), so a retried capture or refund is the same request at Stripe.
+/// - Every capture, cancel and refund carries the `Idempotency-Key` the device computed
+///   (``Tender/IdempotencyKey``: merchant, location, reference, attempt and operation), fitted to Stripe's 255
+///   characters (``maximumIdempotencyKeyLength``), so a retried capture or refund is the same request at Stripe and
+///   two locations of one account never share a key. A key Stripe holds for another request (`idempotency_error`)
+///   is ``Tender/PaymentError/Code/duplicateReference``, never a success.
 /// - Errors are ``Tender/PaymentError``s keeping Stripe's `type`, `code`, `decline_code`, `param` and request id in
 ///   ``Tender/PaymentError/vendor`` (``StripeErrorTable``).
 public struct StripeServerClient: Sendable, CustomStringConvertible {
@@ -60,6 +63,9 @@ public struct StripeServerClient: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Stripe's longest `Idempotency-Key` (and the longest key kept in a refund's metadata).
+    public static let maximumIdempotencyKeyLength = 255
+
     /// The metadata key under which a refund records its idempotency key, so that a refund is found again by it
     /// (``lookUpRefund(processor:processorPaymentID:idempotencyKey:processorRefundID:)``).
     public static let refundKeyMetadataKey = "tender_idempotency_key"
@@ -105,7 +111,11 @@ public struct StripeServerClient: Sendable, CustomStringConvertible {
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             body = Data(FormEncoding.encode(form).utf8)
         }
-        if method == "POST" { headers["Idempotency-Key"] = idempotencyKey ?? UUID().uuidString }
+        if method == "POST" {
+            headers["Idempotency-Key"] = idempotencyKey.map {
+                IdempotencyKey.fitted($0, maximumLength: Self.maximumIdempotencyKeyLength)
+            } ?? UUID().uuidString
+        }
         let request = HTTPRequest(method: method, url: components.url!, headers: headers, body: body)
         let response: HTTPResponse
         do { response = try await transport.send(request) } catch { return .failure(.transport(error)) }

@@ -56,7 +56,9 @@ func storedTimeFromVendor(_ env: any ConformanceEnvironment, _ c: FailureCollect
         .apply(to: &session)
     try ledger.insert(session)
     await env.presentNextCard(.approve)
-    let (final, _) = try await pay(env, request, routing: .offline)
+    // The attempt the facade would have sent (its vendor attempt id carries the scope).
+    let attempt = PaymentAttempt(idScope: session.keyScheme.attemptIDScope(session.scope))
+    let (final, _) = try await pay(env, request, routing: .offline, attempt: attempt)
     c.expect(final.state == .storedOffline, "a forced-offline payment ended \(final.state)")
     await env.advanceClock(by: 600)
     _ = await terminal.recover()

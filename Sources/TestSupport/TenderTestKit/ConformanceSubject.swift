@@ -30,6 +30,23 @@ public enum ConformanceFault: Hashable, Sendable {
     case holdNextAuthorization
 }
 
+/// Whether an environment can make its simulated vendor do what a check needs. A check the vendor cannot do is
+/// reported as not run, with the reason, never as a silent pass.
+public enum ConformanceSupport: Hashable, Sendable {
+    /// The environment arranged it.
+    case supported
+    /// The vendor (or its simulator) cannot do it, and why: for example "house accounts take no refunds".
+    case unsupported(String)
+}
+
+/// Where a ``ConformanceEnvironment`` moved its device for the cross-location checks.
+public enum ConformanceLocation: Hashable, Sendable {
+    /// The device now takes payments at this other location of the same merchant and vendor account.
+    case moved(locationID: String)
+    /// The vendor cannot take payments at a second location of one account, and why.
+    case unsupported(String)
+}
+
 /// One fresh simulated vendor with an adapter on top: what the conformance suite drives.
 ///
 /// An adapter author implements this over their simulator (see `Examples/AdapterTemplate` and the Stripe and Square
@@ -74,6 +91,20 @@ public protocol ConformanceEnvironment: Sendable {
     var clock: any TenderClock { get }
     /// Moves the environment's clock forward (consistency windows, forwarding schedules, authorization expiry).
     func advanceClock(by seconds: Double) async
+    /// Arranges that the next refund of the next payment is reported succeeded by the vendor, and that the vendor
+    /// reports it failed `seconds` later on ``clock`` (Stripe documents refunds that fail after succeeding: its test
+    /// card 4000000000005126, `charge.refund.updated`). The adapter must then report a
+    /// ``ProcessorCapabilities/refundChangeWindow`` longer than `seconds`. Called before the payment is taken.
+    /// Return ``ConformanceSupport/unsupported(_:)`` with the reason when the vendor cannot do it; the default,
+    /// `nil`, means the environment has not said, and fails the check.
+    func failNextRefundAfterSuccess(after seconds: Double) async -> ConformanceSupport?
+    /// Moves the device to another location of the same merchant and vendor account (Stripe: readers are
+    /// disconnected, to be connected there; Square: the SDK is signed in there), so that a second facade scoped to it
+    /// takes payments for the same references as the first: their idempotency keys must never collide. Return
+    /// ``ConformanceLocation/unsupported(_:)`` with the reason when the vendor has no such thing; the default, `nil`,
+    /// means the environment has not said, and fails the check.
+    func moveToAnotherLocation() async throws -> ConformanceLocation?
+
     /// Simulates an app relaunch: the vendor SDK forgets every object it handed the app (Stripe PaymentIntent
     /// objects, Square payment handles) while keeping what it persists (its offline store, payments it processed),
     /// and a fresh adapter is created over it, as after a process restart. Returns the new adapter; the environment's
@@ -98,4 +129,9 @@ extension ConformanceEnvironment {
 
     /// Cannot tell: the partial-capture check reports that it checked the ledger's side only.
     public func captured(reference: String) async -> Int64? { nil }
+    /// Not declared: the check fails until the environment says whether its vendor can.
+    public func failNextRefundAfterSuccess(after seconds: Double) async -> ConformanceSupport? { nil }
+
+    /// Not declared: the check fails until the environment says whether its vendor can.
+    public func moveToAnotherLocation() async throws -> ConformanceLocation? { nil }
 }

@@ -91,18 +91,13 @@ public final class FaultInjectingProcessor: PaymentProcessor, @unchecked Sendabl
     public func cancelPayment(reference: String) async throws { try await inner.cancelPayment(reference: reference) }
 
     /// May drop the request or lose the answer.
-    public func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
-        -> ProcessorPaymentUpdate {
-        try await withFault(.capture) {
-            try await inner.capturePayment(reference: reference, processorPaymentID: processorPaymentID, amount: amount)
-        }
+    public func capturePayment(_ request: CaptureRequest) async throws -> ProcessorPaymentUpdate {
+        try await withFault(.capture) { try await inner.capturePayment(request) }
     }
 
     /// May drop the request or lose the answer.
-    public func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
-        try await withFault(.capture) {
-            try await inner.voidPayment(reference: reference, processorPaymentID: processorPaymentID)
-        }
+    public func voidPayment(_ request: VoidRequest) async throws -> ProcessorPaymentUpdate {
+        try await withFault(.capture) { try await inner.voidPayment(request) }
     }
 
     /// Passed through.

@@ -21,8 +21,8 @@ struct SilentReaderDelegate: Stripe.MobileReaderDelegate {
 
 /// Captures nothing: the overhead benchmark takes automatic-capture payments.
 struct NoCaptureService: PaymentCaptureService {
-    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {}
-    func void(processor: String, reference: String, processorPaymentID: String) async throws {}
+    func capture(_ request: CaptureRequest) async throws {}
+    func void(_ request: VoidRequest) async throws {}
 }
 
 /// A full payment (create, collect, confirm) through `PaymentTerminal` + `StripeProcessor` with an in-memory

@@ -47,16 +47,11 @@ protocol PersistingServer: PaymentCaptureService, PaymentRefundService {
 }
 
 extension PersistingServer {
-    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
-        try await persisting(store) {
-            try await inner.capture(processor: processor, reference: reference, processorPaymentID: processorPaymentID,
-                                    amount: amount)
-        }
+    func capture(_ request: CaptureRequest) async throws {
+        try await persisting(store) { try await inner.capture(request) }
     }
-    func void(processor: String, reference: String, processorPaymentID: String) async throws {
-        try await persisting(store) {
-            try await inner.void(processor: processor, reference: reference, processorPaymentID: processorPaymentID)
-        }
+    func void(_ request: VoidRequest) async throws {
+        try await persisting(store) { try await inner.void(request) }
     }
     func refund(_ request: RefundRequest) async throws -> RefundResult {
         try await refundOverLink(linkFaults, processor: store.simulator.vendorName, store: store) {

@@ -39,7 +39,7 @@ extension SquareProcessor {
             let query = PaymentLookupQuery(reference: reference, paymentAttempt: attempt.paymentAttempt,
                                            localID: attempt.localID, processorPaymentID: attempt.processorPaymentID,
                                            recordedState: attempt.previousState ?? .outcomeUnknown,
-                                           captureMode: request.captureMode, amount: total)
+                                           captureMode: request.captureMode, amount: total, idScope: attempt.idScope)
             if let (found, amount) = await paymentHeld(query) {
                 if let total, let amount, amount != total {
                     return ProcessorPaymentUpdate(reference: reference, state: .outcomeUnknown, error: PaymentError(
@@ -169,9 +169,10 @@ extension SquareProcessor {
     /// amount: it captures exactly what Square approved, so any other amount is refused before Square is called
     /// (checked against `GetPayment` when a server lookup was given). After Square's delay ran out, a `CANCEL`
     /// delay action has voided the authorization: ``PaymentError/Code/authorizationExpired``, never a retry; a
-    /// `COMPLETE` one has captured it: `succeeded`.
-    public func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
-        -> ProcessorPaymentUpdate {
+    /// `COMPLETE` one has captured it: `succeeded`. The request goes to the service unchanged (Square's
+    /// `CompletePayment` itself takes no idempotency key).
+    public func capturePayment(_ request: CaptureRequest) async throws -> ProcessorPaymentUpdate {
+        let (reference, processorPaymentID, amount) = (request.reference, request.processorPaymentID, request.amount)
         let captured = ProcessorPaymentUpdate(reference: reference, state: .succeeded, processorPaymentID: processorPaymentID)
         if let lookup {
             let payment: Square.APIPayment?
@@ -186,8 +187,7 @@ extension SquareProcessor {
             }
         }
         do {
-            try await captureService.capture(processor: name, reference: reference, processorPaymentID: processorPaymentID,
-                                             amount: amount)
+            try await captureService.capture(request)
         } catch {
             if let lookup, let payment = try? await lookup.payment(id: processorPaymentID), let expired = expiry(of: payment) {
                 throw expired
@@ -199,12 +199,13 @@ extension SquareProcessor {
 
     /// Voids an approved payment (`CancelPayment`) through the app's capture service; a payment Square already
     /// canceled (its delay ran out) is reported canceled.
-    public func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
-        if let lookup, let payment = try? await lookup.payment(id: processorPaymentID), payment.status == .canceled {
-            return ProcessorPaymentUpdate(reference: reference, state: .canceled, processorPaymentID: processorPaymentID,
-                                          error: expiry(of: payment))
+    public func voidPayment(_ request: VoidRequest) async throws -> ProcessorPaymentUpdate {
+        if let lookup, let payment = try? await lookup.payment(id: request.processorPaymentID),
+           payment.status == .canceled {
+            return ProcessorPaymentUpdate(reference: request.reference, state: .canceled,
+                                          processorPaymentID: request.processorPaymentID, error: expiry(of: payment))
         }
-        return try await captureService.voided(reference: reference, processor: name, processorPaymentID: processorPaymentID)
+        return try await captureService.voided(request)
     }
 
     /// ``PaymentError/Code/authorizationExpired`` when Square canceled the payment at its `delayed_until`.
@@ -337,7 +338,8 @@ extension SquareProcessor {
         let reference = request.reference
         let query = PaymentLookupQuery(reference: reference, paymentAttempt: attempt.paymentAttempt,
                                        localID: attempt.localID, processorPaymentID: attempt.processorPaymentID,
-                                       recordedState: .processing, captureMode: request.captureMode)
+                                       recordedState: .processing, captureMode: request.captureMode,
+                                       idScope: attempt.idScope)
         guard let (found, amount) = await paymentHeld(query) else {
             return ProcessorPaymentUpdate(reference: reference, state: .outcomeUnknown, error: PaymentError(
                 .outcomeUnknown, recovery: .waitAndRetry, phase: .reconciliation,

@@ -133,7 +133,12 @@ extension SquareProcessor {
         var after = try? await lookup.payment(id: found.id)
         if after?.status != .canceled {
             do {
-                try await captureService.void(processor: name, reference: query.reference, processorPaymentID: found.id)
+                let key = query.idScope.map {
+                    IdempotencyKey(scope: $0, reference: query.reference, paymentAttempt: query.paymentAttempt,
+                                   operation: .init(rawValue: "abandon")).rawValue
+                } ?? "\(attemptID)/abandon"
+                try await captureService.void(VoidRequest(processor: name, reference: query.reference,
+                                                          processorPaymentID: found.id, idempotencyKey: key))
             } catch {
                 throw unreachable(error)
             }

@@ -65,6 +65,11 @@ public final class SquareProcessor: PaymentProcessor {
         /// Mobile Payments SDK payments (UNVERIFIED that none exists; a seller's account may carry payment limits),
         /// so set it to the account's limit if it has one.
         public var maximumAmounts: [Currency: Int64] = [:]
+        /// How long after a refund was recorded succeeded (`COMPLETED`) Square may still change it (reported as
+        /// ``ProcessorCapabilities/refundChangeWindow``). Square documents `PaymentRefund.status` as `PENDING`, then
+        /// `COMPLETED`, `REJECTED` or `FAILED`, and no change after `COMPLETED`: 0, so a completed refund is not
+        /// looked up again. UNVERIFIED; a seller who sees completed refunds fail later can set a window here.
+        public var refundChangeWindow: TimeInterval = 0
 
         /// The defaults.
         public init() {}
@@ -185,7 +190,8 @@ public final class SquareProcessor: PaymentProcessor {
         return ProcessorCapabilities(processorName: name, offlineLimits: limits,
                                      supportedCurrencies: SquareMapping.supportedCurrencies,
                                      supportsPartialCapture: false, supportsMetadata: false,
-                                     supportsRefunds: refundService != nil, amountLimits: amountLimits)
+                                     supportsRefunds: refundService != nil, amountLimits: amountLimits,
+                                     refundChangeWindow: refundService == nil ? 0 : configuration.refundChangeWindow)
     }
 
     /// The configured ``Configuration/maximumAmounts``, marked undocumented (Square states no maximum), or `nil`.

@@ -47,6 +47,12 @@ extension SquareSimulator {
     /// Makes the next refund end `REJECTED` or `FAILED` when Square settles it (faults queue up, one per refund).
     public func injectRefundOutcome(_ status: Square.PaymentRefundStatus) { refundFaults.append(status) }
 
+    /// Makes the next refund settle `COMPLETED`, then turn `FAILED` `seconds` later, giving its amount back.
+    /// UNVERIFIED and harsher than Square documents (`PaymentRefund.status` goes from `PENDING` to `COMPLETED`,
+    /// `REJECTED` or `FAILED`, with no change after `COMPLETED`): it exists to prove that the core follows a refund
+    /// for as long as an adapter says its vendor may change it (``SquareProcessor/Configuration/refundChangeWindow``).
+    public func injectCompletedRefundFailure(after seconds: TimeInterval) { completedRefundFailures.append(seconds) }
+
     /// The next payment waits for its card until ``releaseHeld()`` (or ``presentCard(_:)``): collection is in
     /// progress and the payment can still be canceled.
     public func holdNextCardPresentation() { holdNextCard = true }

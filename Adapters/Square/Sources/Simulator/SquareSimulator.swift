@@ -125,6 +125,7 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
     var pendingFaults: [Fault] = []
     var uploadFaults: [UploadFault] = []
     var refundFaults: [Square.PaymentRefundStatus] = []
+    var completedRefundFailures: [TimeInterval] = []
     var holdNextCard = false
     var holdNextAuthorization = false
     var current: InFlight?

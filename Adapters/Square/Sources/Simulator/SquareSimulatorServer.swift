@@ -108,6 +108,9 @@ extension SquareSimulator {
         public var settlesAt: Date
         /// What it settles as.
         public var settlesAs: Square.PaymentRefundStatus
+        /// When a completed refund turns `FAILED` (``SquareSimulator/injectCompletedRefundFailure(after:)``;
+        /// UNVERIFIED: Square documents no change after `COMPLETED`).
+        public var failsAt: Date?
     }
 
     /// Square's servers as the app's backend reaches them (over the same simulated network as the device):
@@ -118,14 +121,14 @@ extension SquareSimulator {
 
         /// `CompletePayment`: an approved payment becomes completed. Square's call takes no amount: it captures
         /// the whole approved amount, whatever `amount` says (the adapter refuses any other amount first).
-        public func capture(processor: String, reference: String, processorPaymentID: String, amount: Tender.Money)
-            async throws {
-            try await simulator.serverComplete(processorPaymentID)
+        /// `CompletePayment` takes no idempotency key: the request's is not sent.
+        public func capture(_ request: CaptureRequest) async throws {
+            try await simulator.serverComplete(request.processorPaymentID)
         }
 
-        /// `CancelPayment`: an approved payment becomes canceled (again: no change).
-        public func void(processor: String, reference: String, processorPaymentID: String) async throws {
-            try await simulator.serverCancel(processorPaymentID)
+        /// `CancelPayment`: an approved payment becomes canceled (again: no change). It takes no idempotency key.
+        public func void(_ request: VoidRequest) async throws {
+            try await simulator.serverCancel(request.processorPaymentID)
         }
 
         /// `ListPayments` at the location, matched by `reference_id`, as it stood ``Configuration/searchLag`` ago.
@@ -250,9 +253,12 @@ extension SquareSimulator {
         if let existing = store.serverRefunds.first(where: { $0.idempotencyKey == request.idempotencyKey }) {
             guard existing.paymentID == request.processorPaymentID,
                   SquareMapping.money(existing.amountMoney) == request.amount else {
-                throw PaymentError(.invalidRequest, recovery: .fixIntegration, phase: .refund,
-                                   message: "Refund key \(request.idempotencyKey) was used for another refund.",
-                                   vendor: .init(processor: SquareErrorTable.processor, name: "IDEMPOTENCY_KEY_REUSED"))
+                // What TenderServer's table makes of Square's answer (`IDEMPOTENCY_KEY_REUSED`, category
+                // `INVALID_REQUEST_ERROR`): never the earlier refund.
+                throw PaymentError(.duplicateReference, recovery: .fixRequest, phase: .refund,
+                                   message: "Refund key \(request.idempotencyKey) was used for another refund (\(existing.id): \(existing.amountMoney.amount) of \(existing.paymentID)).",
+                                   vendor: .init(processor: SquareErrorTable.processor, name: "IDEMPOTENCY_KEY_REUSED",
+                                                 category: "INVALID_REQUEST_ERROR"))
             }
             return refundResult(existing)
         }
@@ -279,7 +285,9 @@ extension SquareSimulator {
             id: nextIdentifier(prefix: "sqref_"), idempotencyKey: request.idempotencyKey, paymentID: payment.id,
             amountMoney: amount, reason: request.reason?.rawValue, status: .pending, createdAt: now,
             settlesAt: now.addingTimeInterval(store.configuration.refundSettlement),
-            settlesAs: refundFaults.isEmpty ? .completed : refundFaults.removeFirst())
+            settlesAs: refundFaults.isEmpty ? .completed : refundFaults.removeFirst(),
+            failsAt: completedRefundFailures.isEmpty ? nil
+                : now.addingTimeInterval(store.configuration.refundSettlement + completedRefundFailures.removeFirst()))
         store.serverRefunds.append(refund)
         settleRefunds()
         return refundResult(store.serverRefunds.last ?? refund)
@@ -301,9 +309,19 @@ extension SquareSimulator {
                            vendor: .init(processor: SquareErrorTable.processor, name: "refund_not_attributable"))
     }
 
-    /// Square settles pending refunds whose time has come; a completed one adds to the payment's refunded amount.
+    /// Square settles pending refunds whose time has come; a completed one adds to the payment's refunded amount. A
+    /// completed refund whose injected failure fell due turns `FAILED` and gives its amount back (UNVERIFIED).
     func settleRefunds() {
         let now = clock.now()
+        for index in store.serverRefunds.indices where store.serverRefunds[index].status == .completed {
+            let refund = store.serverRefunds[index]
+            guard let failsAt = refund.failsAt, failsAt <= now else { continue }
+            store.serverRefunds[index].status = .failed
+            guard let paymentIndex = store.serverPayments.firstIndex(where: { $0.id == refund.paymentID }) else { continue }
+            store.serverPayments[paymentIndex].refundedAmount -= min(refund.amountMoney.amount,
+                                                                     store.serverPayments[paymentIndex].refundedAmount)
+            store.serverPayments[paymentIndex].revisions.append(store.serverPayments[paymentIndex].revision(at: failsAt))
+        }
         for index in store.serverRefunds.indices where store.serverRefunds[index].status == .pending {
             let refund = store.serverRefunds[index]
             guard refund.settlesAt <= now else { continue }

@@ -62,6 +62,22 @@ struct SquareConformanceSubject: ConformanceSubject {
             }
         }
 
+        /// Square documents no change after `COMPLETED`; the simulator can make a completed refund fail later
+        /// (UNVERIFIED, harsher than Square documents), and this environment's adapter is configured to follow
+        /// completed refunds for a day (``SquareConformanceSubject/refundChangeWindow``), so the core's rule is
+        /// proven through the Square adapter too.
+        func failNextRefundAfterSuccess(after seconds: Double) async -> ConformanceSupport? {
+            await world.simulator.injectCompletedRefundFailure(after: seconds)
+            return .supported
+        }
+
+        /// Seller MA's other location, Harbor (LA2): the SDK is signed out and in again there.
+        func moveToAnotherLocation() async throws -> ConformanceLocation? {
+            await world.simulator.deauthorize()
+            try await world.simulator.authorize(withAccessToken: "tok-A", locationID: "LA2")
+            return .moved(locationID: "LA2")
+        }
+
         func releaseHeld() async { await world.simulator.releaseHeld() }
 
         func isHolding() async -> Bool { await world.simulator.isHolding }
@@ -75,6 +91,7 @@ struct SquareConformanceSubject: ConformanceSubject {
             await world.simulator.relaunch()
             var settings = SquareProcessor.Configuration()
             settings.readersAreSimulated = true
+            settings.refundChangeWindow = SquareConformanceSubject.refundChangeWindow
             let fresh = SquareProcessor(client: world.simulator, captureService: world.simulator.server,
                                         lookup: world.simulator.server, refundService: world.simulator.server,
                                         configuration: settings, clock: world.clock)
@@ -85,6 +102,9 @@ struct SquareConformanceSubject: ConformanceSubject {
     }
 
     let name = "square"
+    /// How long this environment's adapter follows a completed refund (Square's default is 0: no change after
+    /// `COMPLETED` is documented).
+    static let refundChangeWindow: TimeInterval = 86_400
 
     /// A fresh environment. Square's search lags by several seconds (the simulator's default); here it starts at 0,
     /// and the kit turns it on with ``ConformanceFault/searchLag(seconds:)`` where a check is about it (checks that
@@ -92,7 +112,9 @@ struct SquareConformanceSubject: ConformanceSubject {
     func makeEnvironment() async throws -> any ConformanceEnvironment {
         var configuration = SquareSimulator.Configuration()
         configuration.searchLag = 0
-        return Environment(world: try await SquareWorld(configuration: configuration))
+        return Environment(world: try await SquareWorld(configuration: configuration) {
+            $0.refundChangeWindow = Self.refundChangeWindow
+        })
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tender
+import TenderTestKit
 @testable import TenderSquare
 @testable import TenderSquareSimulator
 

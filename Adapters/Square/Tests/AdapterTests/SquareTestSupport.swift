@@ -199,11 +199,11 @@ struct SquareWorld {
 
 /// A capture service that must never be called.
 struct UnusedCaptureService: PaymentCaptureService {
-    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
+    func capture(_ request: CaptureRequest) async throws {
         Issue.record("capture was called")
     }
 
-    func void(processor: String, reference: String, processorPaymentID: String) async throws {
+    func void(_ request: VoidRequest) async throws {
         Issue.record("void was called")
     }
 }

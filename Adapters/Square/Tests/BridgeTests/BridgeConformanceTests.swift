@@ -65,6 +65,20 @@ struct BridgeConformanceSubject: ConformanceSubject {
         func advanceClock(by seconds: Double) async { world.clock.advance(by: seconds) }
 
         func relaunch() async throws -> any PaymentProcessor { await world.relaunch() }
+
+        /// Square documents no change after `COMPLETED`; the simulator makes a completed refund fail later
+        /// (UNVERIFIED, harsher than Square), and this world's adapter follows completed refunds for a day.
+        func failNextRefundAfterSuccess(after seconds: Double) async -> ConformanceSupport? {
+            await world.simulator.injectCompletedRefundFailure(after: seconds)
+            return .supported
+        }
+
+        /// Seller A's other location, Harbor (LA2): signed out and in again through the bridge.
+        func moveToAnotherLocation() async throws -> ConformanceLocation? {
+            await world.bridge.deauthorize()
+            try await world.bridge.authorize(withAccessToken: "tok-A", locationID: "LA2")
+            return .moved(locationID: "LA2")
+        }
     }
 
     /// A fresh device. The search lag starts at 0 and the kit turns it on where a check is about it (as for the
@@ -72,7 +86,7 @@ struct BridgeConformanceSubject: ConformanceSubject {
     func makeEnvironment() async throws -> any ConformanceEnvironment {
         var configuration = SquareSimulator.Configuration()
         configuration.searchLag = 0
-        let world = try await BridgeWorld(delivery: delivery, configuration: configuration)
+        let world = try await BridgeWorld(delivery: delivery, configuration: configuration, refundChangeWindow: 86_400)
         worlds.withLock { $0.append(world) }
         return Environment(world: world)
     }

@@ -47,11 +47,13 @@ enum TestPresenter {
 /// Sellers the simulator knows: one opted in to offline (200.00 per payment, 500.00 stored), one on Sandbox.
 enum BridgeSellers {
     static let mainStreet = Square.Location(id: "LA1", name: "Main St", currency: .USD)
+    /// Seller A's second location (the conformance kit's checks across locations).
+    static let harbor = Square.Location(id: "LA2", name: "Harbor", currency: .USD)
     static let offline = Square.PaymentSettings(
         isOfflineProcessingAllowed: true, offlineTransactionAmountLimit: Square.Money(amount: 200_00, currency: .USD),
         offlineTotalStoredAmountLimit: Square.Money(amount: 500_00, currency: .USD))
     static let all: [SquareSimulator.Seller] = [
-        .init(merchantID: "MA", accessToken: "tok-A", locations: [mainStreet], paymentSettings: offline),
+        .init(merchantID: "MA", accessToken: "tok-A", locations: [mainStreet, harbor], paymentSettings: offline),
         .init(merchantID: "MS", accessToken: "tok-S",
               locations: [Square.Location(id: "LS", name: "Sandbox", currency: .USD)], paymentSettings: offline,
               environment: .sandbox),
@@ -70,6 +72,8 @@ final class BridgeWorld: Sendable {
     /// Every bridge made in this world, the first first.
     let bridges = Locked<[SquareMobilePaymentsBridge]>([])
     let grace: TimeInterval
+    /// How long each adapter follows a completed refund (``SquareProcessor/Configuration/refundChangeWindow``).
+    let refundChangeWindow: TimeInterval
     /// The network monitor given to each bridge (the simulator's model of the SDK's view unless a test gives one).
     let networkMonitor: any Square.NetworkMonitor
 
@@ -80,15 +84,17 @@ final class BridgeWorld: Sendable {
     init(delivery: SimulatorSurfaceBackend.CallbackDelivery = .duringCall,
          configuration: SquareSimulator.Configuration = .init(), seed: UInt64 = 7, authorize: Bool = true,
          grace: TimeInterval = 2, clock: ManualClock = ManualClock(),
-         networkMonitor: (any Square.NetworkMonitor)? = nil) async throws {
+         networkMonitor: (any Square.NetworkMonitor)? = nil, refundChangeWindow: TimeInterval = 0) async throws {
         self.clock = clock
+        self.refundChangeWindow = refundChangeWindow
         simulator = SquareSimulator(sellers: BridgeSellers.all, configuration: configuration, seed: seed, clock: clock)
         backend = SimulatorSurfaceBackend(simulator: simulator, clock: clock, delivery: delivery)
         self.grace = grace
         self.networkMonitor = networkMonitor ?? simulator.networkMonitor
         SurfaceBackendSlot.install(backend)
         let (bridge, processor) = await Self.launch(simulator: simulator, monitor: self.networkMonitor, clock: clock,
-                                                    emitter: emitter, grace: grace)
+                                                    emitter: emitter, grace: grace,
+                                                    refundChangeWindow: refundChangeWindow)
         current = Locked((bridge, processor))
         bridges.withLock { $0.append(bridge) }
         guard authorize else { return }
@@ -101,7 +107,7 @@ final class BridgeWorld: Sendable {
     /// `MobilePaymentsSDK.initialize`, then a bridge over `MobilePaymentsSDK.shared` (the installed backend's SDK) and
     /// an adapter over it: what an app does at launch.
     private static func launch(simulator: SquareSimulator, monitor: any Square.NetworkMonitor, clock: ManualClock,
-                               emitter: ProcessorEventEmitter, grace: TimeInterval)
+                               emitter: ProcessorEventEmitter, grace: TimeInterval, refundChangeWindow: TimeInterval)
         async -> (SquareMobilePaymentsBridge, SquareProcessor) {
         let bridge = await MainActor.run {
             MobilePaymentsSDK.initialize(squareApplicationID: "sq0idp-tender-tests")
@@ -110,6 +116,7 @@ final class BridgeWorld: Sendable {
         var settings = SquareProcessor.Configuration()
         settings.readersAreSimulated = true
         settings.presentation = TestPresenter.context
+        settings.refundChangeWindow = refundChangeWindow
         let processor = SquareProcessor(client: bridge, captureService: simulator.server, lookup: simulator.server,
                                         refundService: simulator.server, configuration: settings, clock: clock,
                                         emitter: emitter)
@@ -122,7 +129,8 @@ final class BridgeWorld: Sendable {
     func relaunch() async -> SquareProcessor {
         await backend.relaunch()
         let (bridge, processor) = await Self.launch(simulator: simulator, monitor: networkMonitor, clock: clock,
-                                                    emitter: emitter, grace: grace)
+                                                    emitter: emitter, grace: grace,
+                                                    refundChangeWindow: refundChangeWindow)
         current.withLock { $0 = (bridge, processor) }
         bridges.withLock { $0.append(bridge) }
         await processor.startObserving()

@@ -101,8 +101,10 @@ extension StripeProcessor {
     /// Captures through the app's service. Refused without calling it while the payment is stored and not forwarded
     /// (seed 000's "ready to capture" rule) or when Stripe wants the authorization renewed; a failure is explained
     /// from Stripe's copy when the app's server can be asked (an expired authorization is never advised a retry).
-    public func capturePayment(reference: String, processorPaymentID: String, amount: Money) async throws
-        -> ProcessorPaymentUpdate {
+    /// The request, with the core's idempotency key, goes to the service unchanged.
+    public func capturePayment(_ request: CaptureRequest) async throws -> ProcessorPaymentUpdate {
+        let reference = request.reference
+        let processorPaymentID = request.processorPaymentID
         let queued = bridge.queuedPayment(reference)
         let known = bridge.latestForwardedIntent(reference) ?? held[reference]?.intent
         if queued?.status == .stored || (queued == nil && known?.offlineDetails?.requiresUpload == true) {
@@ -113,8 +115,7 @@ extension StripeProcessor {
             throw error
         }
         do {
-            let update = try await captureService.captured(reference: reference, processor: name,
-                                                           processorPaymentID: processorPaymentID, amount: amount)
+            let update = try await captureService.captured(request)
             held[reference] = nil
             return update
         } catch {
@@ -125,11 +126,10 @@ extension StripeProcessor {
         }
     }
 
-    /// Voids through the app's service.
-    public func voidPayment(reference: String, processorPaymentID: String) async throws -> ProcessorPaymentUpdate {
-        let update = try await captureService.voided(reference: reference, processor: name,
-                                                     processorPaymentID: processorPaymentID)
-        held[reference] = nil
+    /// Voids through the app's service, with the core's idempotency key unchanged.
+    public func voidPayment(_ request: VoidRequest) async throws -> ProcessorPaymentUpdate {
+        let update = try await captureService.voided(request)
+        held[request.reference] = nil
         return update
     }
 

@@ -38,6 +38,12 @@ public actor StripeProcessor: PaymentProcessor {
     /// eventually consistent, "up to about a minute" (see ``StripeServerLookup``). An empty search is read as
     /// "not seen yet" (``ProcessorLookup/unknown``) until this long after the payment was first recorded.
     public static let defaultSearchConsistencyWindow: Double = 60
+    /// How long after a refund succeeded Stripe may still report it `failed` (reported as
+    /// ``ProcessorCapabilities/refundChangeWindow``; the core looks succeeded refunds up again until then). Stripe
+    /// documents refunds that move from `succeeded` to `failed` later (`charge.refund.updated`; the test card
+    /// 4000000000005126 "fails asynchronously with `expired_or_canceled_card`") but publishes no bound: 30 days is
+    /// UNVERIFIED, a generous guess. Configure it at initialization.
+    public static let defaultRefundFailureWindow: Double = 30 * 24 * 60 * 60
 
     let client: any StripeClient
     let captureService: any PaymentCaptureService
@@ -50,6 +56,8 @@ public actor StripeProcessor: PaymentProcessor {
     let discoversSimulatedReaders: Bool
     /// The search consistency window in use (``defaultSearchConsistencyWindow`` unless configured).
     public nonisolated let searchConsistencyWindow: Double
+    /// How long after success a refund is followed (``defaultRefundFailureWindow`` unless configured).
+    public nonisolated let refundFailureWindow: Double
 
     /// The SDK objects this processor holds, by reference: the current vendor payment's intent as the SDK last
     /// handed it out, what is known of its last confirmation, and the command in flight. Empty after a relaunch.
@@ -72,6 +80,7 @@ public actor StripeProcessor: PaymentProcessor {
     ///   - autoReconnectOnUnexpectedDisconnect: the connection configuration's setting (Stripe's default is on).
     ///   - offlinePerPaymentMaximum: the processor limit reported in ``capabilities()`` when offline is enabled.
     ///   - searchConsistencyWindow: see ``defaultSearchConsistencyWindow``.
+    ///   - refundFailureWindow: see ``defaultRefundFailureWindow``.
     ///   - simulatedReaders: discover simulated readers (`setSimulated(true)`); the SDK's default finds real ones.
     ///   - keepingEventHistory: keep every event for inspection (tests).
     public init(client: any StripeClient, captureService: any PaymentCaptureService,
@@ -79,6 +88,7 @@ public actor StripeProcessor: PaymentProcessor {
                 clock: any TenderClock = SystemClock(), autoReconnectOnUnexpectedDisconnect: Bool = true,
                 offlinePerPaymentMaximum: [Currency: Int64] = StripeProcessor.stripeOfflineMaximum,
                 searchConsistencyWindow: Double = StripeProcessor.defaultSearchConsistencyWindow,
+                refundFailureWindow: Double = StripeProcessor.defaultRefundFailureWindow,
                 simulatedReaders: Bool = false, keepingEventHistory: Bool = false) {
         self.client = client
         self.captureService = captureService
@@ -88,6 +98,7 @@ public actor StripeProcessor: PaymentProcessor {
         self.autoReconnect = autoReconnectOnUnexpectedDisconnect
         self.offlineMaximum = offlinePerPaymentMaximum
         self.searchConsistencyWindow = searchConsistencyWindow
+        self.refundFailureWindow = refundFailureWindow
         self.discoversSimulatedReaders = simulatedReaders
         self.bridge = StripeEventBridge(emitter: ProcessorEventEmitter(keepingHistory: keepingEventHistory), clock: clock)
         client.setTerminalDelegate(bridge)
@@ -104,14 +115,15 @@ public actor StripeProcessor: PaymentProcessor {
 
     /// Stripe's 10,000 USD per payment offline when offline mode is enabled (nil otherwise); manual and partial
     /// capture (Stripe's `amount_to_capture` up to the authorized amount); metadata; refunds when a refund service
-    /// was given; Stripe's largest amount (``amountLimits``).
+    /// was given, followed for ``refundFailureWindow`` after they succeed; Stripe's largest amount (``amountLimits``).
     public func capabilities() async -> ProcessorCapabilities {
         let enabled = await client.offlineModeEnabled
         return ProcessorCapabilities(processorName: name,
                                      offlineLimits: enabled ? ProcessorOfflineLimits(perPaymentMaximum: offlineMaximum) : nil,
                                      supportedCurrencies: nil, supportsManualCapture: true, supportsTips: true,
                                      supportsPartialCapture: true, supportsMetadata: true,
-                                     supportsRefunds: refundService != nil, amountLimits: Self.amountLimits)
+                                     supportsRefunds: refundService != nil, amountLimits: Self.amountLimits,
+                                     refundChangeWindow: refundService == nil ? 0 : refundFailureWindow)
     }
 
     /// The largest amount Stripe accepts, in the currency's smallest unit: "The amount value supports up to eight

@@ -4,8 +4,9 @@ import TenderStripe
 
 // Refunds: the SDK's in-person refunds (Interac: "the cardholder must present the Interac card to the card reader;
 // these payments cannot be refunded via the dashboard or the API"), and Stripe's `POST /v1/refunds` behind
-// ``StripeSimulatorServer``. Never more than was captured; idempotent by key; partial refunds allowed; the
-// `refundFailed` test card's refunds fail later ("asynchronously, with `expired_or_canceled_card`").
+// ``StripeSimulatorServer``. Never more than was captured; idempotent by key (the same key with another payment or
+// amount is `idempotency_error`, never the earlier refund); partial refunds allowed; the `refundFailed` test card's
+// refunds begin `succeeded` and fail later ("asynchronously, with `expired_or_canceled_card`"), on the clock.
 extension StripeSimulator {
     /// `collectRefundPaymentMethod(_:refundConfig:completion:)`: the reader asks for the card to refund (at once, or
     /// when ``presentCard()`` is called); the completion gets nil or an error.
@@ -103,10 +104,20 @@ extension StripeSimulator {
 
     // MARK: - Stripe's side
 
-    /// `POST /v1/refunds` for the app's server: idempotent under the request's key (the same key returns the same
-    /// refund), at most what was captured and not yet refunded, never for Interac (in person only).
+    /// `POST /v1/refunds` for the app's server (as TenderServer makes it): idempotent under the request's key — the
+    /// same key for the same payment and amount returns the same refund; the key already used for another refund is
+    /// refused with `idempotency_error` (TenderServer finds the key in the refunds' metadata, so this holds after
+    /// Stripe's 24-hour key window too) — at most what was captured and not yet refunded, never for Interac (in
+    /// person only).
     func refundOnServer(_ request: RefundRequest) throws(StripeSimulatorServer.APIError) -> RefundResult {
         if let earlier = state.refunds.first(where: { $0.idempotencyKey == request.idempotencyKey }) {
+            guard earlier.paymentIntentId == request.processorPaymentID,
+                  earlier.amount == (try? request.amount.unsignedMinorUnits()),
+                  earlier.currency == request.amount.currency.lowercasedCode else {
+                throw StripeSimulatorServer.APIError(
+                    code: "idempotency_error",
+                    message: "Keys for idempotent requests can only be used with the same parameters they were first used with: refund \(earlier.stripeId) was made under \(request.idempotencyKey) for \(earlier.amount) \(earlier.currency) of \(earlier.paymentIntentId).")
+            }
             return Self.result(earlier)
         }
         guard let charge = serverIntent(stripeId: request.processorPaymentID)?.authorizedCharge
@@ -150,7 +161,8 @@ extension StripeSimulator {
         let failsLater = charge.card == .refundFailed
         let refund = ServerRefund(
             stripeId: nextID("re_"), chargeId: charge.stripeId, paymentIntentId: charge.paymentIntentId, amount: amount,
-            currency: currency, status: failure != nil ? .failed : (failsLater ? .pending : .succeeded),
+            currency: currency,
+            status: failure != nil ? .failed : (failsLater ? configuration.refundFailedCardStartsAs : .succeeded),
             idempotencyKey: idempotencyKey, metadata: metadata, inPerson: inPerson, failureReason: failure,
             failsAt: failsLater ? clock.now().addingTimeInterval(configuration.refundFailureDelay) : nil)
         state.refunds.append(refund)
@@ -158,10 +170,11 @@ extension StripeSimulator {
         return refund
     }
 
-    /// Fails the refunds whose failure fell due (the `refundFailed` card).
+    /// Fails the refunds whose failure fell due (the `refundFailed` card), pending or already succeeded: their amount
+    /// is refundable again.
     func settleRefunds() {
         let now = clock.now()
-        for i in state.refunds.indices where state.refunds[i].status == .pending {
+        for i in state.refunds.indices where state.refunds[i].status == .pending || state.refunds[i].status == .succeeded {
             guard let due = state.refunds[i].failsAt, due <= now else { continue }
             state.refunds[i].status = .failed
             state.refunds[i].failureReason = "expired_or_canceled_card"

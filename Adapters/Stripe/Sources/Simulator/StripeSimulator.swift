@@ -317,6 +317,8 @@ extension StripeSimulator {
         public var softwareCurrentAt: [String: Date] = [:]
         /// Readers (by serial) that installed the simulated test update.
         public var updatedReaders: Set<String> = []
+        /// The idempotency keys of captures and cancels Stripe remembers (absent in files written before).
+        public var idempotentRequests: [String: IdempotentRequest]?
 
         /// An empty state.
         public init(seed: UInt64) { self.seed = seed }

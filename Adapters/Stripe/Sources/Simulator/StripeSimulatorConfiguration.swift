@@ -89,8 +89,17 @@ extension Stripe {
         /// What Stripe does when the capture window passes (see ``ExpiredAuthorization``).
         public var expiredAuthorization: ExpiredAuthorization
         /// † When a refund of the `refundFailed` test card fails ("asynchronously, with `expired_or_canceled_card`"):
-        /// seconds after it was created; until then it is pending.
+        /// seconds after it was created. UNVERIFIED: Stripe publishes no figure; a real refund can fail days later.
         public var refundFailureDelay: Double
+        /// How a refund of the `refundFailed` test card begins, until ``refundFailureDelay`` has passed. Stripe
+        /// documents refunds that are `succeeded` and later `failed` (`charge.refund.updated`), so the default is
+        /// `succeeded`: the unkind case, where the app has already told the customer they were refunded. `pending` is
+        /// the other documented path. Which one the test card takes is UNVERIFIED.
+        public var refundFailedCardStartsAs: Stripe.RefundStatus
+        /// How long Stripe keeps an idempotency key: a key reused within it with other parameters is refused with
+        /// `idempotency_error`; reused with the same ones, Stripe answers the first result again. Stripe documents
+        /// that keys "can be removed from the system automatically after they're at least 24 hours old".
+        public var idempotencyKeyLifetime: Double
         /// † Whether the amount's final two digits decide declines, as Stripe's physical test card does (seed 002: "an
         /// amount ending in 00 results in an approved payment"; the other endings come from a third-party copy of
         /// Stripe's testing page and apply to the physical card). Off by default for that reason.
@@ -135,6 +144,8 @@ extension Stripe {
             self.captureWindow = captureWindow
             self.expiredAuthorization = expiredAuthorization
             self.refundFailureDelay = 60
+            self.refundFailedCardStartsAs = .succeeded
+            self.idempotencyKeyLifetime = 24 * 60 * 60
             self.declinesByTestAmount = declinesByTestAmount
         }
 

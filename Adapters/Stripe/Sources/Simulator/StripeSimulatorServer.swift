@@ -42,15 +42,39 @@ public struct StripeSimulatorServer: StripeServerLookup, PaymentCaptureService, 
 
     // MARK: PaymentCaptureService
 
-    /// `POST /v1/payment_intents/:id/capture` with `amount_to_capture`.
-    public func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
-        let minor = try amount.unsignedMinorUnits()
-        try await simulator.serverCall { try $0.capture(stripeId: processorPaymentID, amount: minor) }
+    /// `POST /v1/payment_intents/:id/capture` with `amount_to_capture`, under the request's idempotency key (a key
+    /// reused for another request within Stripe's 24 hours: `idempotency_error`, ``PaymentError/Code/duplicateReference``).
+    public func capture(_ request: CaptureRequest) async throws {
+        let minor = try request.amount.unsignedMinorUnits()
+        do {
+            try await simulator.serverCall {
+                try $0.capture(stripeId: request.processorPaymentID, amount: minor, idempotencyKey: request.idempotencyKey)
+            }
+        } catch let error as APIError {
+            throw Self.apiError(error, phase: .capture)
+        }
     }
 
-    /// `POST /v1/payment_intents/:id/cancel`: releases an uncaptured authorization.
-    public func void(processor: String, reference: String, processorPaymentID: String) async throws {
-        _ = try await simulator.serverCall { try $0.cancelOnServer(stripeId: processorPaymentID, reason: "requested_by_customer") }
+    /// `POST /v1/payment_intents/:id/cancel`: releases an uncaptured authorization, under the request's idempotency
+    /// key.
+    public func void(_ request: VoidRequest) async throws {
+        do {
+            _ = try await simulator.serverCall {
+                try $0.cancelOnServer(stripeId: request.processorPaymentID, reason: "requested_by_customer",
+                                      idempotencyKey: request.idempotencyKey)
+            }
+        } catch let error as APIError {
+            throw Self.apiError(error, phase: .capture)
+        }
+    }
+
+    /// Stripe's `idempotency_error` as Tender's ``PaymentError/Code/duplicateReference`` (the mapping TenderServer's
+    /// table makes); any other API error is passed on as it is.
+    private static func apiError(_ error: APIError, phase: PaymentError.Phase) -> any Error {
+        guard error.code == "idempotency_error" else { return error }
+        return PaymentError(.duplicateReference, recovery: .fixRequest, phase: phase, message: error.message,
+                            vendor: PaymentError.VendorError(processor: "stripe", name: error.code, message: error.message,
+                                                             category: "idempotency_error"))
     }
 
     // MARK: PaymentRefundService
@@ -84,6 +108,7 @@ public struct StripeSimulatorServer: StripeServerLookup, PaymentCaptureService, 
     private static func refundError(_ error: APIError) -> PaymentError {
         let (code, recovery): (PaymentError.Code, PaymentError.Recovery) = switch error.code {
         case "amount_too_large": (.invalidAmount, .fixRequest)
+        case "idempotency_error": (.duplicateReference, .fixRequest)
         case "charge_not_refundable": (.invalidRequest, .fixIntegration)
         default: (.invalidState, .none)
         }
@@ -283,9 +308,8 @@ extension StripeSimulator {
         return Stripe.SimulatorConfiguration.testAmountDeclineCode(amount)
     }
 
-    /// `POST /v1/payment_intents/:id/capture` (`amount_to_capture`, at most what is capturable): refused unless
-    /// `requires_capture` (an expired authorization is canceled; one to renew is `requires_reauthorization`).
-    public func capture(stripeId: String, amount: UInt? = nil) throws(StripeSimulatorServer.APIError) {
+    /// The capture itself, without an idempotency key (see ``capture(stripeId:amount:idempotencyKey:)``).
+    func captureNow(stripeId: String, amount: UInt?) throws(StripeSimulatorServer.APIError) {
         expireAuthorizations()
         guard var server = serverIntent(stripeId: stripeId), server.status == .requiresCapture else {
             throw StripeSimulatorServer.APIError(code: "payment_intent_unexpected_state",
@@ -307,8 +331,7 @@ extension StripeSimulator {
         }
     }
 
-    /// `POST /v1/payment_intents/:id/cancel`: releases an uncaptured authorization. Refused once succeeded or
-    /// canceled.
+    /// `POST /v1/payment_intents/:id/cancel` without an idempotency key.
     @discardableResult
     public func cancelOnServer(stripeId: String, reason: String = "requested_by_customer")
         throws(StripeSimulatorServer.APIError) -> Stripe.PaymentIntent {

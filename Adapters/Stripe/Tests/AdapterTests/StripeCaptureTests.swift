@@ -1,5 +1,6 @@
 import Foundation
 import Tender
+import TenderTestKit
 import TenderStripe
 import TenderStripeSimulator
 import Testing

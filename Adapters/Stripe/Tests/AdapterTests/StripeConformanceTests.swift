@@ -71,6 +71,23 @@ struct StripeConformanceSubject: ConformanceSubject {
             }
         }
 
+        /// Stripe's own test card for it (4000000000005126, `refundFailed`): its refunds begin `succeeded` and fail
+        /// `seconds` later (the delay is UNVERIFIED: Stripe publishes none).
+        func failNextRefundAfterSuccess(after seconds: Double) async -> ConformanceSupport? {
+            await simulator.updateConfiguration {
+                $0.simulatedCard = .refundFailed
+                $0.refundFailureDelay = seconds
+                $0.refundFailedCardStartsAs = .succeeded
+            }
+            return .supported
+        }
+
+        /// Another Terminal location of the same account: the reader is disconnected, to be connected there.
+        func moveToAnotherLocation() async throws -> ConformanceLocation? {
+            try await processor.disconnectReader()
+            return .moved(locationID: "tml_loc_harbor")
+        }
+
         func releaseHeld() async { await simulator.releaseHeld() }
 
         func isHolding() async -> Bool { await simulator.isHolding }

@@ -1,5 +1,6 @@
 import Foundation
 import Tender
+import TenderTestKit
 import TenderStripe
 import TenderStripeSimulator
 import Testing
@@ -230,12 +231,22 @@ struct StripeSimulatorServerTests {
 
         await simulator.updateConfiguration { $0.simulatedCard = .refundFailed }
         let failing = try await takeDirect(simulator, reference: "FL", capture: .automatic)
-        let pending = try await server.refund(request(100, key: "FL/refund-1", id: failing.stripeId))
-        #expect(pending.status == .pending)
+        let succeeded = try await server.refund(request(100, key: "FL/refund-1", id: failing.stripeId))
+        #expect(succeeded.status == .succeeded, "the refundFailed card's refunds begin succeeded, as Stripe's do")
+        #expect(await simulator.serverRefunds.last?.status == .succeeded)
         clock.advance(by: 60)
         let settled = try await server.lookUpRefund(processor: "stripe", processorPaymentID: failing.stripeId ?? "",
                                                     idempotencyKey: "FL/refund-1", processorRefundID: nil)
         #expect(settled?.status == .failed)
         #expect(settled?.error?.code == .refundFailed)
+        // The key reused for another amount of the same payment, or for another payment, is idempotency_error:
+        // never the earlier refund.
+        let reused = await #expect(throws: PaymentError.self) {
+            _ = try await server.refund(request(1_500, key: "RF/refund-1"))
+        }
+        #expect(reused?.code == .duplicateReference && reused?.vendor?.name == "idempotency_error")
+        await #expect(throws: PaymentError.self) {
+            _ = try await server.refund(request(1_000, key: "RF/refund-1", id: failing.stripeId))
+        }
     }
 }

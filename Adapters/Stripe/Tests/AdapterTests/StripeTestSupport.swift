@@ -8,6 +8,8 @@ import Testing
 actor RecordingCaptureService: PaymentCaptureService {
     enum Call: Equatable { case capture(String, Int64), void(String) }
     private(set) var calls: [Call] = []
+    /// The idempotency key of every call, in order: the core's, passed through unchanged.
+    private(set) var keys: [String] = []
     var failNext = false
     private let simulator: StripeSimulator?
 
@@ -15,17 +17,18 @@ actor RecordingCaptureService: PaymentCaptureService {
 
     func setFailNext() { failNext = true }
 
-    func capture(processor: String, reference: String, processorPaymentID: String, amount: Money) async throws {
-        calls.append(.capture(processorPaymentID, amount.minorUnits))
+    func capture(_ request: CaptureRequest) async throws {
+        calls.append(.capture(request.processorPaymentID, request.amount.minorUnits))
+        keys.append(request.idempotencyKey)
         if failNext { failNext = false; throw URLError(.timedOut) }
-        try await simulator?.server.capture(processor: processor, reference: reference,
-                                            processorPaymentID: processorPaymentID, amount: amount)
+        try await simulator?.server.capture(request)
     }
 
-    func void(processor: String, reference: String, processorPaymentID: String) async throws {
-        calls.append(.void(processorPaymentID))
+    func void(_ request: VoidRequest) async throws {
+        calls.append(.void(request.processorPaymentID))
+        keys.append(request.idempotencyKey)
         if failNext { failNext = false; throw URLError(.timedOut) }
-        try await simulator?.server.void(processor: processor, reference: reference, processorPaymentID: processorPaymentID)
+        try await simulator?.server.void(request)
     }
 }
 

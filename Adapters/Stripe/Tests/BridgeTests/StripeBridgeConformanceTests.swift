@@ -68,6 +68,23 @@ struct StripeBridgeConformanceSubject: ConformanceSubject {
             }
         }
 
+        /// Stripe's refundFailed test card (4000000000005126): its refunds begin `succeeded` and fail `seconds` later
+        /// (UNVERIFIED delay: Stripe publishes none).
+        func failNextRefundAfterSuccess(after seconds: Double) async -> ConformanceSupport? {
+            await device.simulator.updateConfiguration {
+                $0.simulatedCard = .refundFailed
+                $0.refundFailureDelay = seconds
+                $0.refundFailedCardStartsAs = .succeeded
+            }
+            return .supported
+        }
+
+        /// Another location of the same account: the reader is disconnected through the SDK, to be connected there.
+        func moveToAnotherLocation() async throws -> ConformanceLocation? {
+            try await processor.disconnectReader()
+            return .moved(locationID: "tml_bridge_harbor")
+        }
+
         func releaseHeld() async { await device.simulator.releaseHeld() }
 
         func isHolding() async -> Bool { await device.simulator.isHolding }
