@@ -31,10 +31,12 @@ import CSQLite
 /// - **Private**: the file (and its `-wal` and `-shm` companions) is owner-only (0600). It holds no card number:
 ///   ``CardDetails`` cannot carry one. The file and its `-wal` are the ledger together: a copy or a backup takes
 ///   both (or follows ``checkpoint()``), and neither is ever deleted alone.
-/// - **Opens after any kill, refuses bad files**: SQLite's own recovery runs first (a hot rollback journal is
-///   rolled back, a WAL is replayed), then the file is checked. A file that is not SQLite, belongs to another
-///   application, has a newer schema, or is truncated or corrupt after recovery is refused with
-///   ``PaymentError/Code/ledgerUnavailable`` and left untouched: it is never silently recreated.
+/// - **Opens after any kill or power loss, refuses bad files**: SQLite's own recovery runs first (a hot rollback
+///   journal is rolled back, a WAL is replayed, a torn or half-written commit at its end dropped), then the file is
+///   checked. After a power loss it holds what was synced: every write-ahead record and outcome, perhaps not the
+///   intermediate states after the last sync. A file that is not SQLite, belongs to another application, has a
+///   newer schema, or is truncated or corrupt after recovery is refused with ``PaymentError/Code/ledgerUnavailable``
+///   and left untouched: it is never silently recreated.
 /// - **Versioned**: the schema version is SQLite's `user_version`, upgraded by ordered migrations in one
 ///   transaction; the file is marked with Tender's `application_id`.
 ///
