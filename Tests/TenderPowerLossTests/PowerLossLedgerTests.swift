@@ -149,6 +149,45 @@ struct PowerLossLedgerTests {
         return returned
     }
 
+    /// The checkpoint copies the WAL into the file, growing it: a cut at any of its writes, torn or not, leaves a
+    /// file the ledger opens (SQLite checkpoints again from the WAL) with every session synced before.
+    @Test("a cut at any write of a checkpoint: the ledger opens with every session", arguments: [0, 1, 2])
+    func cutDuringCheckpoint(_ variant: Int) async throws {
+        try await withDirectory { directory in
+            let references = (1...40).map { "stored-\($0)" }
+            func fill(_ ledger: SQLitePaymentLedger) async throws {
+                for reference in references { try await ledger.insert(session(reference)) }
+            }
+            let reference = try PowerLossVFS()
+            let measured = try reference.openLedger(at: directory.appendingPathComponent("reference.sqlite"))
+            try await fill(measured)
+            let before = reference.statistics.writes
+            try await measured.checkpoint()
+            let writes = reference.statistics.writes - before
+            await measured.close()
+            reference.unregister()
+            #expect(writes > 5)
+
+            for write in 1...writes {
+                let vfs = try PowerLossVFS()
+                defer { vfs.unregister() }
+                let url = directory.appendingPathComponent("checkpoint-\(variant)-\(write).sqlite")
+                let ledger = try vfs.openLedger(at: url)
+                try await fill(ledger)
+                let seed = UInt64(write * 3 + variant)
+                vfs.cutPower(atWrite: write, variant == 0 ? .wholePages : variant == 1 ? .tornWrite(seed: seed)
+                                : .reordered(seed: seed))
+                await #expect(throws: PaymentError.self) { try await ledger.checkpoint() }
+                await ledger.close()
+                try vfs.restorePower()
+                let reopened = try SQLitePaymentLedger(url: url)
+                let found = try await reopened.allSessions(scope: shop).map(\.reference)
+                await reopened.close()
+                #expect(Set(found) == Set(references), "cut at checkpoint write \(write)")
+            }
+        }
+    }
+
     @Test("the hook: every connection of the ledger goes through the VFS, and the ledger's sync count sits above it")
     func ledgerOpensThroughTheNamedVFS() async throws {
         try await withDirectory { directory in

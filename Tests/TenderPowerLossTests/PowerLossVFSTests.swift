@@ -68,25 +68,64 @@ struct PowerLossVFSTests {
         }
     }
 
-    @Test("a torn cut writes a prefix of the write in flight, never all of it, and drops the rest")
-    func tornWriteKeepsAPrefix() async throws {
+    @Test("a torn cut writes whole sectors of the write in flight, never all of it, and drops the rest")
+    func tornWriteKeepsWholeSectors() async throws {
         try await withDirectory { directory in
             for seed in UInt64(1)...20 {
                 let vfs = try PowerLossVFS()
                 defer { vfs.unregister() }
                 let path = directory.appendingPathComponent("torn-\(seed).db").path
-                _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: 0xAA, count: 64))
+                _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: 0xAA, count: 4096))
                 let file = try VFSFile(path, through: vfs, flags: SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_READWRITE)
                 file.write([UInt8](repeating: 1, count: 16), at: 0)   // dropped
                 vfs.cutPower(atWrite: 1, .tornWrite(seed: seed))
-                #expect(file.write([UInt8](repeating: 2, count: 32), at: 16) != SQLITE_OK, "the write in flight fails")
+                // 3,000 bytes from offset 700: sector boundaries at 1024, 1536, 2048, 2560, 3072, 3584.
+                #expect(file.write([UInt8](repeating: 2, count: 3_000), at: 700) != SQLITE_OK, "the write in flight fails")
                 #expect(!vfs.isPowered && vfs.statistics.tornWrites == 1)
                 file.close()
                 let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-                let kept = bytes[16..<48].prefix { $0 == 2 }.count
-                #expect(bytes.count == 64 && bytes[0..<16].allSatisfy { $0 == 0xAA }, "the earlier write is lost")
-                #expect(kept >= 1 && kept < 32 && bytes[(16 + kept)...].allSatisfy { $0 == 0xAA }, "seed \(seed): kept \(kept)")
+                let kept = bytes[700..<3_700].prefix { $0 == 2 }.count
+                #expect(bytes.count == 4096 && bytes[0..<16].allSatisfy { $0 == 0xAA }, "the earlier write is lost")
+                #expect(kept > 0 && kept < 3_000 && (700 + kept) % 512 == 0, "seed \(seed): kept \(kept) bytes")
+                #expect(bytes[(700 + kept)...].allSatisfy { $0 == 0xAA }, "seed \(seed): the rest is as it was")
             }
+        }
+    }
+
+    /// A torn write past the end of the file extends it to the write's end (sizes change by whole write calls), the
+    /// part that did not reach the disk reading as zeros.
+    @Test("a one-sector write reaches the disk whole or not at all; a torn write past the end extends the file")
+    func tornWriteAtomicSectorAndExtension() async throws {
+        try await withDirectory { directory in
+            var outcomes: Set<Bool> = []
+            for seed in UInt64(1)...16 {
+                let vfs = try PowerLossVFS()
+                defer { vfs.unregister() }
+                let path = directory.appendingPathComponent("sector-\(seed).db").path
+                _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: 0xAA, count: 1024))
+                let file = try VFSFile(path, through: vfs, flags: SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_READWRITE)
+                vfs.cutPower(atWrite: 1, .tornWrite(seed: seed))
+                file.write([UInt8](repeating: 3, count: 24), at: 512)
+                file.close()
+                let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+                let whole = bytes[512..<536].allSatisfy { $0 == 3 }
+                #expect(whole || bytes[512..<536].allSatisfy { $0 == 0xAA }, "seed \(seed): a sector torn inside")
+                outcomes.insert(whole)
+            }
+            #expect(outcomes == [true, false], "both whole and lost happen")
+
+            let vfs = try PowerLossVFS()
+            defer { vfs.unregister() }
+            let path = directory.appendingPathComponent("extend.db").path
+            _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: 0xAA, count: 4096))
+            let file = try VFSFile(path, through: vfs, flags: SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_READWRITE)
+            vfs.cutPower(atWrite: 1, .tornWrite(seed: 9))
+            file.write([UInt8](repeating: 4, count: 4096), at: 4096)
+            file.close()
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let kept = bytes[4096...].prefix { $0 == 4 }.count
+            #expect(bytes.count == 8192, "the size changes by the whole write")
+            #expect(kept > 0 && kept < 4096 && kept % 512 == 0 && bytes[(4096 + kept)...].allSatisfy { $0 == 0 })
         }
     }
 

@@ -260,18 +260,22 @@ final class PowerLossDevice: @unchecked Sendable {
             break
         case .tornWrite(let seed):
             var random = SplitMix64(seed: seed)
-            let target = writes.first { $0.operation.sequence == inFlight } ?? writes.last
-            if let target, case .write(let data) = target.operation.kind {
-                reaching[target.operation.sequence] = data.count > 1 ? 1 + random.below(data.count - 1) : 0
+            if let target = writes.first(where: { $0.operation.sequence == inFlight }) ?? writes.last,
+               let kept = Self.tear(target.operation, &random) {
+                reaching.updateValue(kept, forKey: target.operation.sequence)
             }
         case .reordered(let seed):
             var random = SplitMix64(seed: seed)
-            for entry in pending where random.below(2) == 0 { reaching[entry.operation.sequence] = .some(nil) }
+            for entry in pending where random.below(2) == 0 {
+                reaching.updateValue(nil, forKey: entry.operation.sequence)
+            }
             let reachingWrites = writes.filter { reaching[$0.operation.sequence] != nil }
             if !reachingWrites.isEmpty, random.below(2) == 0 {
                 let torn = reachingWrites[random.below(reachingWrites.count)]
-                if case .write(let data) = torn.operation.kind, data.count > 1 {
-                    reaching[torn.operation.sequence] = 1 + random.below(data.count - 1)
+                if let kept = Self.tear(torn.operation, &random) {
+                    reaching.updateValue(kept, forKey: torn.operation.sequence)
+                } else {
+                    reaching.removeValue(forKey: torn.operation.sequence)
                 }
             }
         }
@@ -299,17 +303,46 @@ final class PowerLossDevice: @unchecked Sendable {
         return report
     }
 
-    /// Writes an operation (or the first `keeping` bytes of a write) through an open handle.
+    /// The disk's unit of writing: a torn write keeps whole sectors (SQLite's crash tests damage writes sector by
+    /// sector too). A write within one sector reaches the disk whole or not at all.
+    static let sectorSize: Int64 = 512
+
+    /// How a write tears: `.some(nil)` it reaches the disk whole, `.some(n)` its first `n` bytes (up to a sector
+    /// boundary, at least one sector, never all), `nil` not at all (a one-sector write).
+    static func tear(_ operation: PendingOperation, _ random: inout SplitMix64) -> Int?? {
+        guard case .write(let data) = operation.kind, !data.isEmpty else { return .some(nil) }
+        let end = operation.offset + Int64(data.count)
+        var boundaries: [Int] = []
+        var boundary = (operation.offset / sectorSize + 1) * sectorSize
+        while boundary < end {
+            boundaries.append(Int(boundary - operation.offset))
+            boundary += sectorSize
+        }
+        guard !boundaries.isEmpty else { return random.below(2) == 0 ? .some(nil) : nil }
+        return .some(boundaries[random.below(boundaries.count)])
+    }
+
+    /// Writes an operation (or the first `keeping` bytes of a write) through an open handle. A torn write that
+    /// extends the file extends it to the write's end all the same (its new bytes past what reached the disk read as
+    /// zeros): a file's size changes with whole write calls, never by a torn part of one.
     private func apply(_ operation: PendingOperation, keeping: Int?,
                        through inner: UnsafeMutablePointer<sqlite3_file>) -> Int32 {
+        let methods = inner.pointee.pMethods.pointee
         switch operation.kind {
         case .write(let data):
             let count = min(keeping ?? data.count, data.count)
-            guard count > 0 else { return SQLITE_OK }
-            return data.withUnsafeBytes { inner.pointee.pMethods.pointee.xWrite(inner, $0.baseAddress, Int32(count),
-                                                                                  operation.offset) }
+            if count > 0 {
+                let rc = data.withUnsafeBytes { methods.xWrite(inner, $0.baseAddress, Int32(count), operation.offset) }
+                guard rc == SQLITE_OK else { return rc }
+            }
+            let end = operation.offset + Int64(data.count)
+            var size: sqlite3_int64 = 0
+            if count < data.count, methods.xFileSize(inner, &size) == SQLITE_OK, size < end {
+                return methods.xTruncate(inner, end)
+            }
+            return SQLITE_OK
         case .truncate:
-            return inner.pointee.pMethods.pointee.xTruncate(inner, operation.offset)
+            return methods.xTruncate(inner, operation.offset)
         }
     }
 
@@ -327,6 +360,11 @@ final class PowerLossDevice: @unchecked Sendable {
         case .write(let data):
             let count = min(keeping ?? data.count, data.count)
             _ = data.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, count, off_t(operation.offset)) }
+            var status = stat()
+            let end = operation.offset + Int64(data.count)
+            if count < data.count, fstat(descriptor, &status) == 0, Int64(status.st_size) < end {
+                _ = ftruncate(descriptor, off_t(end))
+            }
         case .truncate:
             _ = ftruncate(descriptor, off_t(operation.offset))
         }
