@@ -188,6 +188,8 @@ func runKillTest(kills: Int, livesPerRound: Int, seed: UInt64, workRoot: URL, ex
         }
         if verbose, verdict.failures > 0 {
             FileHandle.standardError.write(Data("round \(round): \(verdict.notes.joined(separator: "; "))\n".utf8))
+            // Every failing round's histories (the table keeps only the first ten of the run).
+            for history in verdict.histories { FileHandle.standardError.write(Data("  ? \(history)\n".utf8)) }
         }
         report.tally.add(verdict)
     }
