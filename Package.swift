@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "TenderSquareSimulator", targets: ["TenderSquareSimulator"]),
         // Test support: the conformance kit every adapter must pass, crash checks, fault injection.
         .library(name: "TenderTestKit", targets: ["TenderTestKit"]),
+        // Test support: an SQLite VFS that simulates power loss (unsynced writes kept in memory, dropped at a cut).
+        .library(name: "TenderPowerLoss", targets: ["TenderPowerLoss"]),
         .executable(name: "tender-demo", targets: ["TenderDemo"]),
         .executable(name: "tender-bench", targets: ["tender-bench"]),
         .executable(name: "tender-chaos", targets: ["tender-chaos"]),
@@ -185,7 +187,16 @@ let package = Package(
         ),
 
         // MARK: Test support
-        .target(name: "TenderTestKit", dependencies: ["Tender"], path: "Sources/TestSupport/TenderTestKit"),
+        .target(name: "TenderTestKit", dependencies: ["Tender", "TenderPowerLoss"],
+                path: "Sources/TestSupport/TenderTestKit"),
+        // The power-loss VFS: wraps SQLite's default VFS, keeps every unsynced write in this process's memory and
+        // writes it to the file only when SQLite syncs it; a cut (or a SIGKILL of the process) drops the rest.
+        .target(name: "TenderPowerLoss", dependencies: ["Tender", "CSQLite"], path: "Sources/TestSupport/TenderPowerLoss"),
+        .testTarget(
+            name: "TenderPowerLossTests",
+            dependencies: ["TenderPowerLoss", "Tender", "CSQLite"],
+            path: "Tests/TenderPowerLossTests"
+        ),
 
         // MARK: Tools
         .executableTarget(
@@ -205,7 +216,7 @@ let package = Package(
             name: "tender-chaos",
             dependencies: [
                 "Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator",
-                "TenderTestKit",
+                "TenderTestKit", "TenderPowerLoss",
             ],
             path: "Sources/Tools/tender-chaos"
         ),

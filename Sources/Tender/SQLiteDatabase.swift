@@ -17,15 +17,16 @@ final class SQLiteDatabase {
     /// The `synchronous` level last set on the connection (`nil`: SQLite's default, not set by Tender).
     private(set) var synchronous: Synchronous?
 
-    /// Opens a connection. `flags` are `SQLITE_OPEN_*`; the file is never created unless they say so. With a
-    /// `counter`, every file of the database is opened through a VFS shim that counts `xSync` calls into it
-    /// (``syncCounts``).
-    init(path: String, flags: Int32, counter: SQLiteSyncCounter? = nil) throws {
+    /// Opens a connection. `flags` are `SQLITE_OPEN_*`; the file is never created unless they say so. Every file of
+    /// the database is opened through the registered VFS named `vfs` (`nil`: SQLite's default; test support installs
+    /// its own this way, see ``SQLiteLedgerOptions/vfsName``). With a `counter`, through a shim over that VFS that
+    /// counts `xSync` calls into it (``syncCounts``).
+    init(path: String, flags: Int32, counter: SQLiteSyncCounter? = nil, vfs base: String? = nil) throws {
         self.path = path
-        let vfs = try counter.map { try SQLiteSyncCountingVFS(counter: $0) }
+        let vfs = try counter.map { try SQLiteSyncCountingVFS(counter: $0, over: base) }
         syncCounter = counter
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, vfs?.name)
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, vfs?.name ?? base)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             let code = db.map { sqlite3_extended_errcode($0) } ?? rc
@@ -51,17 +52,17 @@ final class SQLiteDatabase {
         case readWriteCreate
     }
 
-    /// Opens a connection in `mode`.
-    convenience init(path: String, mode: OpenMode) throws {
+    /// Opens a connection in `mode`, through the registered VFS named `vfs` (`nil`: SQLite's default).
+    convenience init(path: String, mode: OpenMode, vfs: String? = nil) throws {
         switch mode {
-        case .readOnly: try self.init(path: path, flags: SQLITE_OPEN_READONLY)
+        case .readOnly: try self.init(path: path, flags: SQLITE_OPEN_READONLY, vfs: vfs)
         case .readOnlyImmutable:
             var allowed = CharacterSet.alphanumerics
             allowed.insert(charactersIn: "/-._~")
             let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
-            try self.init(path: "file:\(encoded)?immutable=1", flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
-        case .readWrite: try self.init(path: path, flags: SQLITE_OPEN_READWRITE)
-        case .readWriteCreate: try self.init(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            try self.init(path: "file:\(encoded)?immutable=1", flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, vfs: vfs)
+        case .readWrite: try self.init(path: path, flags: SQLITE_OPEN_READWRITE, vfs: vfs)
+        case .readWriteCreate: try self.init(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, vfs: vfs)
         }
     }
 

@@ -44,13 +44,14 @@ extension SQLitePaymentLedger {
     /// it restarts (`journal_size_limit`), so its size on disk says how much it holds.
     static let walBytesCheckpointedAtOpening: Int64 = 4 * 1_048_576
 
-    /// Creates or checks the file, then opens it for writing (counting its syncs), enables WAL and migrates.
+    /// Creates or checks the file, then opens it for writing (counting its syncs), enables WAL and migrates. Every
+    /// connection to the file (the checks' and the ledger's) opens through `vfs` (`nil`: SQLite's default).
     static func openLedger(path: String, busyTimeout: TimeInterval, counter: SQLiteSyncCounter,
-                           batchRows: SQLiteBatchRows) throws -> SQLiteDatabase {
+                           batchRows: SQLiteBatchRows, vfs: String? = nil) throws -> SQLiteDatabase {
         if let status = LedgerFile.status(path) {
             guard LedgerFile.isRegularFile(status.mode) else { throw refused(path, "is not a regular file") }
             if status.size > 0 {
-                try checkExisting(path: path, size: status.size)
+                try checkExisting(path: path, size: status.size, vfs: vfs)
             }
             // A file that passed the checks (or an empty one) is Tender's: keep it owner-only.
             if status.mode & 0o077 != 0 { LedgerFile.makeOwnerOnly(path) }
@@ -65,7 +66,7 @@ extension SQLitePaymentLedger {
         let db: SQLiteDatabase
         do {
             // Never creates: the file was made owner-only above.
-            db = try SQLiteDatabase(path: path, flags: SQLITE_OPEN_READWRITE, counter: counter)
+            db = try SQLiteDatabase(path: path, flags: SQLITE_OPEN_READWRITE, counter: counter, vfs: vfs)
             db.setBusyTimeout(milliseconds: Int32(clamping: Int((busyTimeout * 1000).rounded())))
             // Closing leaves the WAL for the next opening to replay instead of checkpointing it (two syncs) and
             // starting a new one (its header and the directory synced at the first commit): see `close()`.
@@ -119,7 +120,7 @@ extension SQLitePaymentLedger {
 
     /// Checks an existing, non-empty file, letting SQLite recover it first (see the top of this file for what is
     /// and is not written on the way).
-    private static func checkExisting(path: String, size: Int64) throws {
+    private static func checkExisting(path: String, size: Int64, vfs: String?) throws {
         if let journal = LedgerFile.size(path + "-journal"), journal > 0 {
             // Before anything is rolled back, what the bytes can tell: another application's id refuses at once.
             // (A file killed during its very first transaction may not have its header yet: the journal decides.)
@@ -131,7 +132,7 @@ extension SQLitePaymentLedger {
             }
             try rollBackJournalOnCopy(path: path)
             // The copy is a Tender ledger this build opens: let SQLite roll the real file back the same way.
-            if let db = try? SQLiteDatabase(path: path, mode: .readWrite) {
+            if let db = try? SQLiteDatabase(path: path, mode: .readWrite, vfs: vfs) {
                 _ = try? db.scalarInteger("SELECT COUNT(*) FROM sqlite_master")  // the first read rolls back
                 db.close()
             }
@@ -156,7 +157,7 @@ extension SQLitePaymentLedger {
         let hasSidecar = ["-wal", "-journal"].contains { LedgerFile.status(path + $0) != nil }
         let reader: SQLiteDatabase
         do {
-            reader = try SQLiteDatabase(path: path, mode: hasSidecar ? .readOnly : .readOnlyImmutable)
+            reader = try SQLiteDatabase(path: path, mode: hasSidecar ? .readOnly : .readOnlyImmutable, vfs: vfs)
         } catch let error as SQLiteError {
             throw refused(path, "cannot be opened read-only to check it: \(error)")
         }

@@ -13,7 +13,7 @@ extension SQLitePaymentLedger {
     ///   ``RefundRecord/checkRefundable(_:of:)`` (nothing is written), or ``PaymentError/Code/ledgerUnavailable``.
     public func insertRefund(_ refund: RefundRecord, scope: LedgerScope) throws {
         try guarded("record refund \(refund.id)") {
-            try db.writeTransaction(durable: true) {
+            try db.writeTransaction(durable: options.syncsWriteAhead) {
                 guard let (sessionRowID, loaded) = try loadSession(reference: refund.reference, scope: scope,
                                                                    history: false) else {
                     throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .refund,

@@ -31,10 +31,12 @@ import CSQLite
 /// - **Private**: the file (and its `-wal` and `-shm` companions) is owner-only (0600). It holds no card number:
 ///   ``CardDetails`` cannot carry one. The file and its `-wal` are the ledger together: a copy or a backup takes
 ///   both (or follows ``checkpoint()``), and neither is ever deleted alone.
-/// - **Opens after any kill, refuses bad files**: SQLite's own recovery runs first (a hot rollback journal is
-///   rolled back, a WAL is replayed), then the file is checked. A file that is not SQLite, belongs to another
-///   application, has a newer schema, or is truncated or corrupt after recovery is refused with
-///   ``PaymentError/Code/ledgerUnavailable`` and left untouched: it is never silently recreated.
+/// - **Opens after any kill or power loss, refuses bad files**: SQLite's own recovery runs first (a hot rollback
+///   journal is rolled back, a WAL is replayed, a torn or half-written commit at its end dropped), then the file is
+///   checked. After a power loss it holds what was synced: every write-ahead record and outcome, perhaps not the
+///   intermediate states after the last sync. A file that is not SQLite, belongs to another application, has a
+///   newer schema, or is truncated or corrupt after recovery is refused with ``PaymentError/Code/ledgerUnavailable``
+///   and left untouched: it is never silently recreated.
 /// - **Versioned**: the schema version is SQLite's `user_version`, upgraded by ordered migrations in one
 ///   transaction; the file is marked with Tender's `application_id`.
 ///
@@ -59,6 +61,8 @@ public actor SQLitePaymentLedger: PaymentLedger {
     let batchRows = SQLiteBatchRows()
     /// Counts the syncs of this ledger's connection (readable from any thread).
     nonisolated let syncCounter: SQLiteSyncCounter
+    /// How the file was opened (the package's test support and tools only; the default for apps).
+    let options: SQLiteLedgerOptions
 
     /// Opens the ledger at `url`, creating it (owner-only) if it does not exist, recovering it if a process was
     /// killed while writing it, and upgrading its schema if it was written by an older version of Tender.
@@ -73,10 +77,18 @@ public actor SQLitePaymentLedger: PaymentLedger {
         try self.init(url: url, busyTimeout: busyTimeout, counter: SQLiteSyncCounter())
     }
 
+    /// Opens the ledger with package-only `options`: through another SQLite VFS (test support: the power-loss VFS),
+    /// or, for the power-loss harness's self-check, without syncing the write-ahead records.
+    package init(url: URL, busyTimeout: TimeInterval = 5, options: SQLiteLedgerOptions) throws {
+        try self.init(url: url, busyTimeout: busyTimeout, counter: SQLiteSyncCounter(), options: options)
+    }
+
     /// Opens the ledger with a given sync counter (tests record every write-level operation through it).
-    init(url: URL, busyTimeout: TimeInterval = 5, counter: SQLiteSyncCounter) throws {
+    init(url: URL, busyTimeout: TimeInterval = 5, counter: SQLiteSyncCounter,
+         options: SQLiteLedgerOptions = SQLiteLedgerOptions()) throws {
         self.url = url
         syncCounter = counter
+        self.options = options
         guard url.isFileURL else {
             throw PaymentError(.ledgerUnavailable, recovery: .fixIntegration, phase: .ledger,
                                message: "The ledger must be a file URL, not \(url.absoluteString).")
@@ -84,7 +96,8 @@ public actor SQLitePaymentLedger: PaymentLedger {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         self.encoder = encoder
-        db = try Self.openLedger(path: url.path, busyTimeout: busyTimeout, counter: counter, batchRows: batchRows)
+        db = try Self.openLedger(path: url.path, busyTimeout: busyTimeout, counter: counter, batchRows: batchRows,
+                                 vfs: options.vfsName)
     }
 
     /// Closes the file. Commits not yet synced (intermediate states, results the vendor keeps) are synced first,
@@ -132,7 +145,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     ///   ``PaymentError/Code/ledgerUnavailable`` if SQLite fails.
     public func insert(_ session: PaymentSession) throws {
         try guarded("insert \(session.reference)") {
-            try db.writeTransaction(durable: true) { try insertRow(session) }
+            try db.writeTransaction(durable: options.syncsWriteAhead) { try insertRow(session) }
         }
     }
 
@@ -142,7 +155,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     ///   recorded); ``PaymentError/Code/ledgerUnavailable`` if SQLite fails.
     public func insertBatch(_ sessions: [PaymentSession]) throws {
         try guarded("insert \(sessions.count) sessions") {
-            try db.writeTransaction(durable: true) {
+            try db.writeTransaction(durable: options.syncsWriteAhead) {
                 for session in sessions { try insertRow(session) }
             }
         }

@@ -103,10 +103,10 @@ package final class SQLiteSyncCounter: @unchecked Sendable {
     }
 }
 
-/// A VFS shim over SQLite's default VFS that counts `xSync` calls per file: the honest count of what a commit or a
-/// checkpoint costs in syncs, without timing anything. Each counting connection registers its own instance (its
-/// `pAppData` points at its counter) and unregisters it when the connection is closed. Every call is forwarded to
-/// the default VFS unchanged; the shim only adds a 32-byte header in front of each open file.
+/// A VFS shim over SQLite's default VFS (or another registered one) that counts `xSync` calls per file: the honest
+/// count of what a commit or a checkpoint costs in syncs, without timing anything. Each counting connection registers
+/// its own instance (its `pAppData` points at its counter) and unregisters it when the connection is closed. Every
+/// call is forwarded to the VFS below unchanged; the shim only adds a 32-byte header in front of each open file.
 final class SQLiteSyncCountingVFS {
     /// The name the connection is opened with.
     let name: String
@@ -127,10 +127,11 @@ final class SQLiteSyncCountingVFS {
         }
     }
 
-    /// Registers a new instance over the default VFS.
-    init(counter: SQLiteSyncCounter = SQLiteSyncCounter()) throws {
-        guard let real = sqlite3_vfs_find(nil) else {
-            throw SQLiteError(extendedCode: SQLITE_ERROR, message: "no default SQLite VFS")
+    /// Registers a new instance over the registered VFS named `base` (`nil`: the default VFS).
+    init(counter: SQLiteSyncCounter = SQLiteSyncCounter(), over base: String? = nil) throws {
+        guard let real = sqlite3_vfs_find(base) else {
+            throw SQLiteError(extendedCode: SQLITE_ERROR,
+                              message: base.map { "no SQLite VFS named \($0) is registered" } ?? "no default SQLite VFS")
         }
         self.counter = counter
         name = "tender-sync-counting-\(UUID().uuidString)"

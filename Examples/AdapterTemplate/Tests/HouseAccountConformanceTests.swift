@@ -88,3 +88,14 @@ struct HouseAccountSubject: ConformanceSubject {
         #expect(HouseAccountErrors.table.duplicateNames.isEmpty)
     }
 }
+
+@Suite struct HouseAccountPowerLossTests {
+    /// The template adapter through the kit's power-loss check: the power cut before every ledger write of a
+    /// payment, an offline payment forwarded later, and a refund, then the app and the adapter relaunched.
+    @Test("the power cut at every ledger write, then a relaunch: nothing lost, nothing charged twice")
+    func powerLoss() async {
+        let outcomes = await PowerLossRecoveryCheck(subject: HouseAccountSubject()).run()
+        #expect(outcomes.count >= 8)
+        #expect(outcomes.allSatisfy { $0.problems.isEmpty }, "\(outcomes.filter { !$0.problems.isEmpty })")
+    }
+}

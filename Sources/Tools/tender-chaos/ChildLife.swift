@@ -48,12 +48,18 @@ let watchdog = Watchdog()
 /// Prints `ready` after recovery, `step N` before each step and `done` at the end; in between, one line per outcome
 /// (`sale STATE`, `retry STATE`, `another STATE`, `cancel STATE`, `refund …`, `overrefund …`) and per injected fault
 /// (`fault PROCESSOR KIND`), which the parent counts.
-func runChildLife(directory: URL, seed: UInt64, round: Int, life: Int) async -> Int32 {
+///
+/// With `powerLoss`, the ledger opens through the power-loss VFS (see PowerLoss.swift), `selfCut` arms the life's own
+/// power cut, the burst also checkpoints the ledger now and then, and `vfs-writes N ready|done` lines report the
+/// writes the ledger's files received.
+func runChildLife(directory: URL, seed: UInt64, round: Int, life: Int, powerLoss: Bool = false,
+                  selfCut: SelfCut? = nil) async -> Int32 {
     watchdog.start()
     var random = SeededGenerator(seed: seed ^ (UInt64(round * 8 + life) &* 0x9E37_79B9_7F4A_7C15) ^ 0xC4A0_5000)
     let world: World
     do {
-        world = try await World.launch(directory: directory, seed: seed, random: &random)
+        let openLedger = powerLoss ? try ChildPowerLoss.install(cut: selfCut) : World.defaultLedger
+        world = try await World.launch(directory: directory, seed: seed, random: &random, openLedger: openLedger)
     } catch {
         FileHandle.standardError.write(Data("child setup failed: \(error)\n".utf8))
         return 3
@@ -62,9 +68,11 @@ func runChildLife(directory: URL, seed: UInt64, round: Int, life: Int) async -> 
     progress("fault square search-lag")
     for (_, terminal) in world.terminals { _ = await terminal.recover() }
     world.startEventPumps()
+    ChildPowerLoss.reportWrites("ready")
     progress("ready")
-    let child = ChildLife(world: world, round: round, life: life, random: random)
+    let child = ChildLife(world: world, round: round, life: life, random: random, checkpoints: powerLoss)
     await child.burst()
+    ChildPowerLoss.reportWrites("done")
     progress("done")
     await world.close()
     return 0
@@ -85,12 +93,15 @@ final class ChildLife {
     /// operation on it is driven (run in a task while the harness releases what the simulator holds), so nothing
     /// waits forever.
     var pendingHolds: [Bool: Int] = [true: 0, false: 0]
+    /// Whether the app checkpoints its ledger now and then (--power-loss: so that cuts land mid-checkpoint).
+    let checkpoints: Bool
 
-    init(world: World, round: Int, life: Int, random: SeededGenerator) {
+    init(world: World, round: Int, life: Int, random: SeededGenerator, checkpoints: Bool = false) {
         self.world = world
         self.round = round
         self.life = life
         self.random = random
+        self.checkpoints = checkpoints
     }
 
     static func name(_ isStripe: Bool) -> String { isStripe ? "stripe" : "square" }
@@ -103,6 +114,11 @@ final class ChildLife {
     func burst() async {
         let steps = random.int(14...22)
         for step in 0..<steps {
+            if checkpoints, random.chance(0.06) {
+                // The app makes its ledger stand alone at a quiet moment (SQLitePaymentLedger.checkpoint()).
+                progress("step \(step) checkpoint ledger")
+                try? await world.sqlite?.checkpoint()
+            }
             advance(1)
             let isStripe = random.chance(0.5)
             let roll = random.int(0...99)

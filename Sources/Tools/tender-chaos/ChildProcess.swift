@@ -21,17 +21,20 @@ struct ChildRun {
     var burst: Double?
 }
 
+/// Runs one child life. With `powerLoss`, its ledger opens through the power-loss VFS (a kill is a power cut) and
+/// `selfCut`, if any, has it cut its own power at a write and kill itself.
 func runChild(executable: URL, directory: URL, seed: UInt64, round: Int, life: Int, plan: KillPlan,
-              sabotage: Bool = false) -> ChildRun {
+              sabotage: Bool = false, powerLoss: Bool = false, selfCut: SelfCut? = nil) -> ChildRun {
     let process = Process()
     if sabotage {
         var environment = ProcessInfo.processInfo.environment
-        environment["TENDER_CHAOS_SABOTAGE"] = "skip-persist"
+        environment["TENDER_CHAOS_SABOTAGE"] = powerLoss ? "skip-write-ahead-sync" : "skip-persist"
         process.environment = environment
     }
     process.executableURL = executable
     process.arguments = ["--child", "--workdir", directory.path, "--seed", "\(seed)", "--round", "\(round)",
                          "--life", "\(life)"]
+        + (powerLoss ? ["--power-loss"] + (selfCut?.arguments ?? []) : [])
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output
@@ -79,7 +82,8 @@ func runChild(executable: URL, directory: URL, seed: UInt64, round: Int, life: I
     }
     switch process.terminationReason {
     case .uncaughtSignal:
-        if sent, process.terminationStatus == SIGKILL {
+        // A child armed to cut its own power kills itself with SIGKILL.
+        if sent || selfCut != nil, process.terminationStatus == SIGKILL {
             run.end = .killed(output: text)
         } else {
             run.end = .crashed("signal \(process.terminationStatus): \(errorText.suffix(300))")

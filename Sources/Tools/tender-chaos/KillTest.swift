@@ -25,6 +25,8 @@ struct KillReport: Codable, Sendable {
     /// Worlds the next life could not open (kept on disk under the work directory).
     var brokenWorlds: [String] = []
     var tally = Tally()
+    /// With --power-loss: how the power was cut, and where.
+    var powerLoss: PowerLossReport?
 
     /// Counts the outcome and fault lines of a child's output.
     mutating func count(_ output: String) {
@@ -66,9 +68,15 @@ struct KillReport: Codable, Sendable {
 let examples = Locked<[String]>([])
 
 /// The kill test: rounds of child lives killed at random moments, each round verified by the app's next life.
+///
+/// With `powerLoss`, every child's ledger opens through the power-loss VFS (PowerLoss.swift): the parent's SIGKILL
+/// then loses every unsynced write, and half the killed lives instead cut their own power at a write drawn over the
+/// writes a life makes (whole pages, torn or reordered).
 func runKillTest(kills: Int, livesPerRound: Int, seed: UInt64, workRoot: URL, executable: URL, verbose: Bool,
-                 sabotage: Bool = false, keepWorlds: Bool = false) async -> KillReport {
+                 sabotage: Bool = false, keepWorlds: Bool = false, powerLoss: Bool = false) async -> KillReport {
     var report = KillReport()
+    if powerLoss { report.powerLoss = PowerLossReport() }
+    var lifeWrites: [Int] = []
     let start = Date()
     var random = SeededGenerator(seed: seed ^ 0x4B49_4C4C)
     // Calibrate: how long startup (launch → ready) and the burst (ready → exit) take on this machine, so kill
@@ -79,9 +87,10 @@ func runKillTest(kills: Int, livesPerRound: Int, seed: UInt64, workRoot: URL, ex
     var bursts: [Double] = []
     for index in 0..<3 {
         let run = runChild(executable: executable, directory: calibration, seed: seed &+ 99, round: index, life: 0,
-                           plan: .never)
+                           plan: .never, powerLoss: powerLoss)
         if let startup = run.startup { startups.append(startup) }
         if let burst = run.burst { bursts.append(burst) }
+        if case .finished(let output) = run.end, let writes = writesOfLife(output) { lifeWrites.append(writes) }
     }
     var startupTime = max(0.005, startups.sorted().dropFirst(startups.count / 2).first ?? 0.05)
     var burstTime = max(0.005, bursts.sorted().dropFirst(bursts.count / 2).first ?? 0.1)
@@ -115,12 +124,25 @@ func runKillTest(kills: Int, livesPerRound: Int, seed: UInt64, workRoot: URL, ex
             // One life in ten is not killed: it runs to its end, so a life that hangs is caught (its watchdog ends
             // it with status 4, a crash) instead of being hidden by the kill.
             let roll = random.int(0...99)
-            let plan: KillPlan = roll < 10 ? .never
+            var plan: KillPlan = roll < 10 ? .never
                 : random.chance(firstLaunch ? 0.5 : 0.2) ? .afterLaunch(startupTime * 1.1 * fraction)
                 : .afterReady(burstTime * fraction)
+            // Under --power-loss, half the lives to be killed cut their own power at a write instead.
+            var selfCut: SelfCut?
+            if powerLoss, roll >= 10, random.chance(0.5) {
+                let writes = lifeWrites.sorted().dropFirst(lifeWrites.count / 2).first ?? 400
+                let mode: CutMode = switch random.int(0...9) {
+                case 0..<4: .whole
+                case 4..<8: .torn
+                default: .reordered
+                }
+                selfCut = SelfCut(atWrite: 1 + random.int(0...max(1, writes + writes / 10)), mode: mode,
+                                  seed: random.next())
+                plan = .never
+            }
             report.lives += 1
             let run = runChild(executable: executable, directory: directory, seed: seed, round: round, life: life,
-                               plan: plan, sabotage: sabotage)
+                               plan: plan, sabotage: sabotage, powerLoss: powerLoss, selfCut: selfCut)
             // Follow the machine's speed (the worlds grow within a directory; the disk may be busy).
             if let startup = run.startup { startupTime = 0.8 * startupTime + 0.2 * startup }
             if let burst = run.burst { burstTime = 0.8 * burstTime + 0.2 * burst }
@@ -128,12 +150,20 @@ func runKillTest(kills: Int, livesPerRound: Int, seed: UInt64, workRoot: URL, ex
             case .killed(let output):
                 report.count(output)
                 report.killed += 1
+                if let selfCut {
+                    report.powerLoss?.cutsAtWrite[selfCut.mode.rawValue, default: 0] += 1
+                } else {
+                    report.powerLoss?.timedCuts += 1
+                }
+                report.powerLoss?.notePhase(output)
                 if output.split(separator: "\n").contains("ready") { report.killedDuringBurst += 1 } else {
                     report.killedDuringStartup += 1
                 }
             case .finished(let output):
                 report.count(output)
                 report.finishedBeforeKill += 1
+                if selfCut != nil { report.powerLoss?.cutsNotReached += 1 }
+                if let writes = writesOfLife(output) { lifeWrites.append(writes) }
             case .setupFailed(let why):
                 // The app cannot start on what the killed life left: counted once, and the world is replaced.
                 report.tally.crashes += 1
@@ -158,6 +188,8 @@ func runKillTest(kills: Int, livesPerRound: Int, seed: UInt64, workRoot: URL, ex
         }
         if verbose, verdict.failures > 0 {
             FileHandle.standardError.write(Data("round \(round): \(verdict.notes.joined(separator: "; "))\n".utf8))
+            // Every failing round's histories (the table keeps only the first ten of the run).
+            for history in verdict.histories { FileHandle.standardError.write(Data("  ? \(history)\n".utf8)) }
         }
         report.tally.add(verdict)
     }
@@ -166,5 +198,6 @@ func runKillTest(kills: Int, livesPerRound: Int, seed: UInt64, workRoot: URL, ex
     }
     if !keepWorlds { try? FileManager.default.removeItem(at: directory) }
     report.seconds = Date().timeIntervalSince(start)
+    report.powerLoss?.writesPerLife = lifeWrites.sorted().dropFirst(lifeWrites.count / 2).first ?? 0
     return report
 }

@@ -6,7 +6,7 @@ let usage = """
     tender-chaos: payments killed mid-flight, a flapping network during forwarding, and fuzzed inputs.
 
     USAGE: tender-chaos [--kills N] [--lives L] [--seed S] [--flap N] [--fuzz N] [--only kill|flap|fuzz]
-                        [--json] [--verbose] [--keep] [--workdir DIR] [--sabotage]
+                        [--power-loss] [--json] [--verbose] [--keep] [--workdir DIR] [--sabotage]
 
       --kills N     kill-test rounds (default 5). Each round runs child processes (this executable, hidden --child
                     flag), each one life of the app: it restores both simulators and the SQLite ledger (a relaunch:
@@ -23,6 +23,15 @@ let usage = """
       --lives L     child lives per round before the verifying life (default 2, at most 8): each life after the
                     first starts from the previous one's wreck, and is killed too (one kill in five lands while
                     the app starts and recovers, one in two on a world's first launch; the rest in the burst).
+      --power-loss  the kill test cuts the power instead: each child's ledger opens through the power-loss VFS
+                    (TenderPowerLoss), which keeps every write SQLite has not synced in the child's memory, so what a
+                    kill takes is what a power cut takes: every unsynced write (the intermediate records between the
+                    synced write-ahead record and outcome). Half the killed lives get the parent's SIGKILL at a
+                    random moment (whole pages lost); the other half cut their own power at a write drawn over the
+                    life's writes (calibrated), mid-payment, mid-forwarding, mid-refund, mid-checkpoint (lives also
+                    checkpoint the ledger now and then), letting the write in flight reach the disk in part (torn)
+                    or part of the cache through (reordered) before they die. The vendors keep their own durability
+                    (the simulators' files are the harness's, not the VFS's). The table's row is `power-loss`.
       --seed S      the seed of everything (default 1). The same seed gives the same payments and kill offsets;
                     where a kill lands still depends on the machine's speed.
       --flap N      stored payments in the flapping test (default 400; 2000 is the full test). They are forwarded
@@ -40,8 +49,10 @@ let usage = """
       --workdir D   where the worlds are written (in D/kill and D/flap; default: a fresh directory under the
                     temporary directory).
       --sabotage    self-check of the harness: the kill test's children never persist processor state (as if the
-                    processor forgot what it did), so lost payments must be reported. Here the exit status is
-                    inverted: 0 when the harness saw the damage, 1 when it did not.
+                    processor forgot what it did), so lost payments must be reported; with --power-loss, their
+                    ledger skips the sync of the write-ahead records instead (invisible to a kill, fatal at a power
+                    cut), so charges unknown to the ledger must be reported. Here the exit status is inverted: 0
+                    when the harness saw the damage, 1 when it did not.
 
     The last line on stdout is exactly
       lost=L duplicated=D crashes=C mismatches=M
@@ -74,6 +85,9 @@ struct Options {
     var round = 0
     var life = 0
     var lives = 2
+    var powerLoss = false
+    /// A child's own power cut (--cut-at-write, --cut, --cut-seed).
+    var selfCut: SelfCut?
 }
 
 func parseOptions() -> Options {
@@ -111,6 +125,17 @@ func parseOptions() -> Options {
         case "--round": options.round = number(flag)
         case "--life": options.life = number(flag)
         case "--lives": options.lives = min(8, max(1, number(flag)))
+        case "--power-loss": options.powerLoss = true
+        case "--cut-at-write": options.selfCut = SelfCut(atWrite: number(flag), mode: options.selfCut?.mode ?? .whole,
+                                                         seed: options.selfCut?.seed ?? 0)
+        case "--cut":
+            let text = value(flag)
+            guard let mode = CutMode(rawValue: text) else {
+                FileHandle.standardError.write(Data("tender-chaos: --cut expects whole, torn or reordered\n".utf8))
+                exit(64)
+            }
+            options.selfCut?.mode = mode
+        case "--cut-seed": options.selfCut?.seed = number(flag)
         case "--help", "-h":
             print(usage)
             exit(0)

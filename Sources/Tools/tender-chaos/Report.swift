@@ -39,7 +39,7 @@ struct FullReport: Codable {
                    "seconds"]))
         if let kill {
             let t = kill.tally
-            print(row(["kill", "\(kill.rounds)", "\(kill.killed)", "\(t.payments)", "\(t.chargesChecked)",
+            print(row([kill.powerLoss == nil ? "kill" : "power-loss", "\(kill.rounds)", "\(kill.killed)", "\(t.payments)", "\(t.chargesChecked)",
                        "\(t.refundsChecked)", "\(t.lost)", "\(t.duplicated)", "\(t.crashes)", "\(t.mismatches)",
                        seconds(kill.seconds)]))
         }
@@ -78,8 +78,15 @@ struct FullReport: Codable {
         func listed(_ counts: [String: Int]) -> String {
             counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         }
-        print("kill: \(kill.rounds) rounds, \(kill.killed) of \(kill.lives) child lives killed (\(kill.killedDuringBurst) during the burst, "
-              + "\(kill.killedDuringStartup) while starting or recovering), \(kill.finishedBeforeKill) finished first")
+        print("\(kill.powerLoss == nil ? "kill" : "power-loss"): \(kill.rounds) rounds, \(kill.killed) of \(kill.lives) child lives "
+              + "killed (\(kill.killedDuringBurst) during the burst, \(kill.killedDuringStartup) while starting or recovering), "
+              + "\(kill.finishedBeforeKill) finished first")
+        if let power = kill.powerLoss {
+            print("  power cuts: \(power.timedCuts) by SIGKILL at a random moment (whole pages), "
+                  + "\(power.cutsAtWrite.values.reduce(0, +)) at a chosen write (" + listed(power.cutsAtWrite) + "), "
+                  + "\(power.cutsNotReached) armed past the life's end; about \(power.writesPerLife) ledger-file writes a life")
+            print("  cut during: " + listed(power.phases))
+        }
         if !kill.brokenWorlds.isEmpty {
             print("  the app could not start again in: \(kill.brokenWorlds.joined(separator: ", "))")
         }

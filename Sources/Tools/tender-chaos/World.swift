@@ -33,8 +33,12 @@ final class World: @unchecked Sendable {
     /// Opens (or creates) the world in `directory`: its simulated time resumed `gap` seconds after the last launch
     /// stopped (``WorldTime``), simulators restored from their files with this launch's search lags, the SQLite
     /// ledger opened. With `persistsSimulators: false` neither the simulators nor the time are written.
+    /// How the app opens its ledger unless told otherwise: Tender's SQLite ledger on SQLite's default VFS.
+    static let defaultLedger: @Sendable (URL) throws -> SQLitePaymentLedger = { try SQLitePaymentLedger(url: $0) }
+
     init(directory: URL, seed: UInt64, gap: Double = 0, lags: SearchLags = .defaults,
-         persistsSimulators: Bool = true) async throws {
+         persistsSimulators: Bool = true,
+         openLedger: @Sendable (URL) throws -> SQLitePaymentLedger = World.defaultLedger) async throws {
         time = WorldTime(directory: directory, gap: gap, persists: persistsSimulators)
         let clock = time.clock
         self.lags = lags
@@ -62,7 +66,7 @@ final class World: @unchecked Sendable {
         squareServer = PersistingSquareServer(store: squareStore)
         stripeClient = PersistingStripeClient(store: stripeStore)
         squareClient = PersistingSquareClient(store: squareStore)
-        let opened = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+        let opened = try openLedger(directory.appendingPathComponent("ledger.sqlite"))
         sqlite = opened
         ledger = opened
         stripe = Self.stripeProcessor(client: stripeClient, server: stripeServer, clock: clock)
@@ -73,9 +77,12 @@ final class World: @unchecked Sendable {
 
     /// One launch of the app in the kill test: the world opened a seeded pause after the last launch stopped, with
     /// seeded search lags (never zero), network on and both readers connected.
-    static func launch(directory: URL, seed: UInt64, random: inout SeededGenerator) async throws -> World {
+    static func launch(directory: URL, seed: UInt64, random: inout SeededGenerator,
+                       openLedger: @Sendable (URL) throws -> SQLitePaymentLedger = World.defaultLedger) async throws
+        -> World {
         let lags = SearchLags.drawn(&random)
-        let world = try await World(directory: directory, seed: seed, gap: WorldTime.gap(&random), lags: lags)
+        let world = try await World(directory: directory, seed: seed, gap: WorldTime.gap(&random), lags: lags,
+                                    openLedger: openLedger)
         try await world.connectReaders()
         return world
     }

@@ -7,7 +7,7 @@ let options = parseOptions()
 if options.child {
     guard let workdir = options.workdir else { exit(64) }
     let status = await runChildLife(directory: URL(fileURLWithPath: workdir), seed: options.seed, round: options.round,
-                                    life: options.life)
+                                    life: options.life, powerLoss: options.powerLoss, selfCut: options.selfCut)
     exit(status)
 }
 
@@ -24,7 +24,7 @@ if runs("kill"), options.kills > 0 {
     full.kill = await runKillTest(kills: options.kills, livesPerRound: options.lives, seed: options.seed,
                                   workRoot: workRoot.appendingPathComponent("kill"), executable: executable,
                                   verbose: options.verbose, sabotage: options.sabotage,
-                                  keepWorlds: options.keep)
+                                  keepWorlds: options.keep, powerLoss: options.powerLoss)
 }
 if runs("flap"), options.flap > 0 {
     full.flap = await runFlapTest(count: options.flap, seed: options.seed,
