@@ -284,8 +284,12 @@ extension PaymentTerminal {
     }
 
     /// Cancels the payment in progress with this reference, through the processor; the session ends
-    /// ``PaymentState/canceled`` when the vendor confirms. A session the processor never heard of is recorded as
-    /// canceled directly.
+    /// ``PaymentState/canceled`` when the vendor confirms.
+    ///
+    /// A session recorded as created that no call of this launch is running (a crash or power cut took what came
+    /// after its first record) is reconciled first: the vendor may have charged it. It is recorded as canceled only
+    /// when the processor shows it never started; a charge found is recorded as such and the cancel refused (refund
+    /// it instead), and an answer that cannot be had leaves it ``PaymentState/outcomeUnknown`` for recovery.
     public func cancelPayment(reference: String) async throws {
         guard let session = try await ledger.session(reference: reference, scope: scope, includingHistory: false)
         else {
@@ -295,7 +299,19 @@ extension PaymentTerminal {
         if inFlight.contains(reference) || session.state == .collecting || session.state == .processing {
             try await processor.cancelPayment(reference: reference)
         } else if session.state == .created {
-            try await apply(ProcessorPaymentUpdate(reference: reference, state: .canceled), to: session)
+            let current = try await reconcile(session)
+            switch current.state {
+            case .created:
+                try await apply(ProcessorPaymentUpdate(reference: reference, state: .canceled), to: current)
+            case .failed, .canceled, .declined:
+                return
+            case .outcomeUnknown:
+                throw PaymentError(.outcomeUnknown, recovery: .waitAndRetry, phase: .cancellation,
+                                   message: "Payment \(reference) may have reached \(processor.name) before this launch and its outcome cannot be had now; recovery settles it before anything else is charged.")
+            default:
+                throw PaymentError(.invalidState, recovery: .none, phase: .cancellation,
+                                   message: "Payment \(reference) reached \(processor.name) before this launch and is \(current.state); it can no longer be canceled.")
+            }
         } else {
             throw PaymentError(.invalidState, recovery: .none, phase: .cancellation,
                                message: "Payment \(reference) is \(session.state) and can no longer be canceled.")

@@ -135,7 +135,7 @@ public struct RefundRecord: Hashable, Sendable, Codable, Identifiable {
         }
         guard refund.amount.minorUnits <= refundable.minorUnits else {
             throw PaymentError(.invalidAmount, recovery: .fixRequest, phase: .refund,
-                               message: "Refunding \(refund.amount) of payment \(session.reference) would exceed what is left to refund (\(refundable) of \(session.total)).")
+                               message: "Refunding \(refund.amount) of payment \(session.reference) would exceed what is left to refund (\(refundable) of the \(session.captured) captured).")
         }
     }
 }

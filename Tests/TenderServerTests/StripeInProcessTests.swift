@@ -164,4 +164,14 @@ struct StripeInProcessTests {
             idempotencyKey: "acct_1/tml_1/o/1/refund-1"))
         #expect(same.processorRefundID == "re_old" && same.status == .succeeded)
     }
+
+    @Test("a refund taken on the reader (Interac) is found by the server under the key the device put in its metadata")
+    func readerRefundFoundByKey() async throws {
+        let key = "acct_1/tml_1/o/1/refund-1"
+        let list = #"{"object":"list","data":[{"id":"re_reader","amount":300,"created":1,"currency":"cad","metadata":{"\#(StripeMapping.refundMetadataKey)":"\#(key)"},"status":"succeeded"}],"has_more":false}"#
+        let transport = ScriptedTransport(otherwise: ScriptedTransport.json(200, list))
+        let found = try await client(transport).lookUpRefund(processor: "stripe", processorPaymentID: "pi_1",
+                                                             idempotencyKey: key, processorRefundID: nil)
+        #expect(found?.processorRefundID == "re_reader", "the server did not find the reader's refund by its key")
+    }
 }

@@ -154,6 +154,14 @@ final class LookupHookProcessor: PaymentProcessor, @unchecked Sendable {
         let captured = try await terminal.capture(reference: "cap-1", amount: usd(1_500))
         #expect(captured.state == .succeeded)
         #expect(captured.refundableAmount == usd(1_500))
+        do {
+            _ = try await terminal.refund(reference: "cap-1", amount: usd(1_800))
+            Issue.record("a refund beyond what was captured was accepted")
+        } catch let error as PaymentError {
+            #expect(error.code == .invalidAmount)
+            #expect(error.message.contains("15.00") && !error.message.contains("20.00"),
+                    "the limit named is the captured amount, not the authorized total: \(error.message)")
+        }
         let refund = try await terminal.refund(reference: "cap-1")
         #expect(refund.status == .succeeded)
         #expect(refund.amount == usd(1_500))

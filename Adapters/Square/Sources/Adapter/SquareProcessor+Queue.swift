@@ -97,7 +97,8 @@ extension SquareProcessor {
             let query = PaymentLookupQuery(reference: tracked.reference, localID: localID,
                                            recordedState: .storedOffline, route: .offline, since: tracked.storedAt)
             guard let payments = try? await lookup.payments(referenceID: tracked.reference, locationID: locationID),
-                  let match = Self.attribute(payments, to: query), match.status != .pending else { continue }
+                  let match = Self.attribute(payments, to: query, searchSettled: true),
+                  match.status != .pending else { continue }
             let current = (try? await lookup.payment(id: match.id)) ?? match
             let update = apiUpdate(current, query)
             guard update.state == .forwarded || update.state == .declinedAfterForwarding else { continue }

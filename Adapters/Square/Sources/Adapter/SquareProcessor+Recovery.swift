@@ -47,7 +47,8 @@ extension SquareProcessor {
         } catch {
             return .unknown
         }
-        if let match = Self.attribute(payments, to: query) {
+        let windowPassed = clock.now().timeIntervalSince(query.since) >= configuration.searchConsistencyWindow
+        if let match = Self.attribute(payments, to: query, searchSettled: windowPassed) {
             // The search may show an older state: read the payment itself.
             let current = (try? await lookup.payment(id: match.id)) ?? match
             return .found(apiUpdate(current, query))
@@ -55,7 +56,6 @@ extension SquareProcessor {
         if query.localID != nil { return .unknown }
         if query.route == .offline { return device.readable ? offlineAttemptAbsence(query) : .unknown }
         let key = await client.paymentManager.getIdempotencyKey(withPaymentAttemptId: attemptID)
-        let windowPassed = clock.now().timeIntervalSince(query.since) >= configuration.searchConsistencyWindow
         return key == nil && windowPassed && device.readable ? .notFound : .unknown
     }
 
@@ -110,7 +110,7 @@ extension SquareProcessor {
                 live = try await lookup.payment(id: id)
             } else {
                 live = Self.attribute(try await lookup.payments(referenceID: query.reference, locationID: locationID),
-                                      to: query)
+                                      to: query, searchSettled: true)
             }
         } catch {
             throw unreachable(error)
@@ -171,13 +171,22 @@ extension SquareProcessor {
 
     /// The server's payment of this vendor payment among the reference's payments: a charge (approved or completed;
     /// at most one per reference, whatever the attempt), else the latest created since the vendor payment was
-    /// recorded. An earlier attempt's declined or canceled payment was created before and is never attributed. With
-    /// the query's total known, a payment of that total is preferred; a charge for another total (another sale under
-    /// a reused reference) is still returned, so that its total shows the mismatch (never attributed by the core).
-    static func attribute(_ payments: [Square.APIPayment], to query: PaymentLookupQuery) -> Square.APIPayment? {
+    /// recorded. With the query's total known, a payment of that total is preferred; a charge for another total
+    /// (another sale under a reused reference) is still returned, so that its total shows the mismatch (never
+    /// attributed by the core).
+    ///
+    /// Square's payments do not say which attempt (`paymentAttemptID`) made them, and a creation time cannot tell
+    /// an earlier attempt's payment from this one's when the two were made within the clocks' resolution and skew.
+    /// So a payment that charged nothing (failed, canceled) is attributed only once the search has settled
+    /// (`searchSettled`: ``Configuration/searchConsistencyWindow`` has passed since the attempt was recorded):
+    /// before that, this attempt's charge may be missing from a lagging search, and an earlier attempt's decline
+    /// read as this one's would end a charged payment as declined.
+    static func attribute(_ payments: [Square.APIPayment], to query: PaymentLookupQuery,
+                          searchSettled: Bool) -> Square.APIPayment? {
         let offline = query.localID != nil || query.route == .offline
         let candidates = offline ? payments.filter(\.isOfflinePayment) : payments
         if let charged = preferringTotal(candidates.filter(\.isCharge), query.amount) { return charged }
+        guard searchSettled else { return nil }
         let recent = candidates.filter { ($0.offlineClientCreatedAt ?? $0.createdAt) >= query.since }
         return preferringTotal(recent, query.amount)
     }

@@ -12,8 +12,9 @@ public enum StripeMapping {
     public static let attemptMetadataKey = "tender_attempt"
     /// Set on intents created `requireOnline`: the SDK never stores those offline, so Stripe's copy is the whole truth.
     public static let onlineOnlyMetadataKey = "tender_online_only"
-    /// The metadata key of an in-person refund's idempotency key (the SDK's refunds take none).
-    public static let refundMetadataKey = "tender_refund"
+    /// The metadata key of an in-person refund's idempotency key (the SDK's refunds take none): the same key the
+    /// server half records its refunds under, so that the app's server finds a refund made on the reader by its key.
+    public static let refundMetadataKey = "tender_idempotency_key"
 
     /// An intent's total (amount plus any on-reader tip) as `Money`, or nil for a currency Tender does not know.
     public static func total(_ intent: Stripe.PaymentIntent) -> Money? {
