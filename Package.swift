@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // Tender: one API over Stripe Terminal and Square Mobile Payments, with offline payments first-class.
 // Zero package dependencies by default: the library products use only the toolchain and the system SQLite. A vendor SDK
 // is fetched and linked only when an app enables its trait (`StripeTerminalSDK`, `SquareMobilePaymentsSDK`).

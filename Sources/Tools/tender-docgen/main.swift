@@ -1,4 +1,4 @@
-// tender-docgen: regenerates the parts of Documentation/Tender.docc that come from code, so they cannot drift.
+// tender-docgen: regenerates the parts of Sources/Tender/Tender.docc that come from code, so they cannot drift.
 //   swift run tender-docgen            writes them
 //   swift run tender-docgen --check    exits 1 if the committed files differ from what the code generates (CI)
 import Foundation
@@ -6,7 +6,7 @@ import Foundation
 let arguments = CommandLine.arguments.dropFirst()
 let check = arguments.contains("--check")
 let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-let catalog = root.appendingPathComponent("Documentation/Tender.docc")
+let catalog = root.appendingPathComponent("Sources/Tender/Tender.docc")
 
 /// Replaces the text between `<!-- generated: NAME -->` and `<!-- end generated -->`.
 func replacingSection(_ name: String, in text: String, with body: String) -> String {
