@@ -1,6 +1,7 @@
 import Foundation
 
-/// Square's Payments API objects (version ``SquareServerClient/apiVersion``) as TenderServer reads them, under the
+/// Square's Payments API objects (version 2025-08-20, TenderServer's `Square-Version`) as TenderServer reads them and
+/// a server answers the device's lookups with them, under the
 /// API's own field names. Statuses and codes stay strings (the API documents them as open sets); the conversions
 /// interpret them.
 public enum SquareAPI {}

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Stripe's REST objects as TenderServer reads them (API version ``StripeServerClient/apiVersion``), mirroring the
+/// Stripe's REST objects as TenderServer reads them (API version 2023-08-16, TenderServer's `Stripe-Version`), mirroring the
 /// API's own field names (`snake_case` on the wire). Enumerations the API documents as open (statuses, codes) are
 /// kept as strings here and interpreted by the conversions, so a value Stripe adds later never fails decoding.
 ///
-/// These are the server's objects; the adapter's SDK-shaped values (``TenderStripe/Stripe/PaymentIntent``) are
-/// made from them by ``StripeServerClient/sdkPaymentIntent(_:)``.
+/// They are what a server answers the device's lookups with (``StripeRESTLookup``); the Stripe adapter's
+/// `StripeRESTServerLookup` makes its SDK-shaped `Stripe.PaymentIntent` from them.
 public enum StripeAPI {}
 
 /// A Codable value whose coding keys are listed, so tests can check that every declared field is read.
