@@ -11,6 +11,9 @@ let package = Package(
     products: [
         // The core: money, requests, policy, the session state machine, the ledgers, the `PaymentTerminal` facade.
         .library(name: "Tender", targets: ["Tender"]),
+        // The wire types the device and the app's server share (money, idempotency keys, capture/void/refund requests
+        // and results, lookup results, `PaymentError`): no dependencies. `Tender` re-exports it.
+        .library(name: "TenderWire", targets: ["TenderWire"]),
         // The adapters (client protocol, mapping, error table, processor).
         .library(name: "TenderStripe", targets: ["TenderStripe"]),
         .library(name: "TenderSquare", targets: ["TenderSquare"]),
@@ -67,9 +70,11 @@ let package = Package(
         ),
         .target(
             name: "Tender",
-            dependencies: ["CSQLite"],
+            dependencies: ["CSQLite", "TenderWire"],
             path: "Sources/Tender"
         ),
+        // The wire types shared with the server half: Foundation only.
+        .target(name: "TenderWire", path: "Sources/TenderWire"),
 
         // MARK: Stripe Terminal (Adapters/Stripe)
         .target(name: "TenderStripe", dependencies: ["Tender"], path: "Adapters/Stripe/Sources/Adapter"),
@@ -179,10 +184,12 @@ let package = Package(
         ),
 
         // MARK: Server (Stripe and Square REST, URLSession only)
-        .target(name: "TenderServer", dependencies: ["Tender", "TenderStripe", "TenderSquare"], path: "Sources/TenderServer"),
+        // TenderWire only: a server build needs neither the core's SQLite nor a device adapter
+        // (Scripts/check-module-deps.sh checks it).
+        .target(name: "TenderServer", dependencies: ["TenderWire"], path: "Sources/TenderServer"),
         .testTarget(
             name: "TenderServerTests",
-            dependencies: ["TenderServer", "Tender", "TenderStripe", "TenderSquare"],
+            dependencies: ["TenderServer", "TenderWire", "Tender", "TenderStripe", "TenderSquare"],
             path: "Tests/TenderServerTests"
         ),
 

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// It never appears in a `description`, a `debugDescription`, a `dump`/`Mirror`, an encoded value, an error
 /// message or an event: every one of those shows `Credential(redacted)`. Vendor messages that echo it back are
-/// scrubbed before they reach a ``Tender/PaymentError``.
+/// scrubbed before they reach a ``TenderWire/PaymentError``.
 public struct Credential: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable {
     /// The secret itself. Internal: only the clients read it, to build the `Authorization` header.
@@ -18,7 +18,7 @@ public struct Credential: Sendable, Hashable, CustomStringConvertible, CustomDeb
     }
 
     /// Whether the secret is empty (a missing configuration value).
-    public var isEmpty: Bool { secret.isEmpty }
+    package var isEmpty: Bool { secret.isEmpty }
 
     /// `Credential(redacted)`.
     public var description: String { "Credential(redacted)" }

@@ -1,7 +1,7 @@
 import Foundation
-import Tender
+import TenderWire
 
-/// How one REST call failed, before it is turned into a ``Tender/PaymentError``: the clients branch on it (a
+/// How one REST call failed, before it is turned into a ``TenderWire/PaymentError``: the clients branch on it (a
 /// capture refused because it already happened is checked against the server's copy).
 enum ServerFailure: Error {
     /// No HTTP answer.
@@ -38,12 +38,6 @@ enum ServerFailure: Error {
 
     /// The vendor's code, when one was decoded.
     var vendorCode: String? { if case .api(_, let vendor) = self { vendor.code } else { nil } }
-}
-
-extension PaymentError.Code {
-    /// The processor's server is rate-limiting the app's requests (HTTP 429, Stripe `rate_limit`, Square
-    /// `RATE_LIMITED`): wait, then retry the same request.
-    public static let rateLimited = Self(rawValue: "rate_limited")
 }
 
 /// The transport and HTTP-status part of the error mapping, shared by both vendors; each vendor's table handles

@@ -1,7 +1,7 @@
 import Foundation
-import Tender
+import TenderWire
 
-/// Both vendors' server clients behind one ``Tender/PaymentCaptureService`` and ``Tender/PaymentRefundService``,
+/// Both vendors' server clients behind one ``TenderWire/PaymentCaptureService`` and ``TenderWire/PaymentRefundService``,
 /// dispatching on the processor name the adapter passes (`"stripe"`, `"square"`): what a server app that serves
 /// both kinds of merchant hands to Tender.
 ///
@@ -13,9 +13,9 @@ import Tender
 /// ```
 public struct TenderServer: PaymentCaptureService, PaymentRefundService, CustomStringConvertible {
     /// The Stripe client, if this server serves Stripe merchants.
-    public let stripe: StripeServerClient?
+    package let stripe: StripeServerClient?
     /// The Square client, if this server serves Square sellers.
-    public let square: SquareServerClient?
+    package let square: SquareServerClient?
 
     /// Creates the dispatcher.
     public init(stripe: StripeServerClient? = nil, square: SquareServerClient? = nil) {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import Tender
+import TenderSquare
+import TenderStripe
 @testable import TenderServer
 
 /// No credential in any string TenderServer produces: every kind of failure is forced on both clients (transport
@@ -53,13 +55,13 @@ struct CredentialLeakTests {
                 { _ = try await server.lookUpRefund(processor: "stripe", processorPaymentID: "pi_1", idempotencyKey: "k", processorRefundID: "re_1") },
                 { _ = try await stripe.createConnectionToken(location: "tml_1") },
                 { _ = try await stripe.findPaymentIntents(reference: "o") },
-                { _ = try await stripe.paymentIntents(metadataKey: "k", value: "v") },
+                { _ = try await StripeRESTServerLookup(stripe).paymentIntents(metadataKey: "k", value: "v") },
                 { try await server.capture(processor: "square", reference: "o", processorPaymentID: "p", amount: money) },
                 { try await server.void(processor: "square", reference: "o", processorPaymentID: "p") },
                 { _ = try await server.refund(squareRefund) },
                 { _ = try await server.lookUpRefund(processor: "square", processorPaymentID: "p", idempotencyKey: "k", processorRefundID: nil) },
                 { _ = try await square.payments(referenceID: "o", locationID: "L") as [SquareAPI.Payment] },
-                { try await square.cancelPayment(byIdempotencyKey: "k") },
+                { try await SquareRESTServerLookup(square).cancelPayment(byIdempotencyKey: "k") },
                 { try await server.capture(processor: "adyen", reference: "o", processorPaymentID: "x", amount: money) },
             ]
             for operation in operations {

@@ -49,7 +49,7 @@ struct LocalstripeLifecycleTests {
         let intent = try await authorized(1_250, reference: ref)
         try await client.capture(processor: "stripe", reference: ref, processorPaymentID: intent.id,
                                  amount: Money(minorUnits: 1_250, currency: .usd))
-        let sdk = try #require(try await client.paymentIntent(id: intent.id))
+        let sdk = try #require(try await StripeRESTServerLookup(client).paymentIntent(id: intent.id))
         #expect(sdk.status == .succeeded)
         #expect(sdk.stripeId == intent.id && sdk.sdkHandle == nil, "a server copy has no SDK object")
         #expect(StripeMapping.paymentState(sdk) == .succeeded)
@@ -102,7 +102,7 @@ struct LocalstripeLifecycleTests {
         let intent = try await authorized(600, reference: ref)
         try await client.void(processor: "stripe", reference: ref, processorPaymentID: intent.id)
         try await client.void(processor: "stripe", reference: ref, processorPaymentID: intent.id)
-        let canceled = try #require(try await client.paymentIntent(id: intent.id))
+        let canceled = try #require(try await StripeRESTServerLookup(client).paymentIntent(id: intent.id))
         #expect(canceled.status == .canceled && StripeMapping.paymentState(canceled) == .canceled)
     }
 
@@ -114,7 +114,7 @@ struct LocalstripeLifecycleTests {
         let (status, body) = try await confirm(intent, card: "4000000000000341")
         #expect(status == 402)
         #expect((body["error"] as? [String: Any])?["code"] as? String == "card_declined")
-        let sdk = try #require(try await client.paymentIntent(id: intent.id))
+        let sdk = try #require(try await StripeRESTServerLookup(client).paymentIntent(id: intent.id))
         #expect(sdk.status == .requiresPaymentMethod)
         #expect(sdk.charges.first?.status == .failed)
         #expect(StripeMapping.paymentState(sdk) == .declined)
@@ -177,10 +177,10 @@ struct LocalstripeLifecycleTests {
         let lookup = try await client.findPaymentIntents(reference: ref)
         #expect(lookup == .found([try #require(try await client.retrievePaymentIntent(id: intent.id))], complete: true))
         #expect(try await client.findPaymentIntents(reference: ref + "-none") == .absent)
-        let sdk = try await client.paymentIntents(metadataKey: StripeMapping.referenceMetadataKey, value: ref)
+        let sdk = try await StripeRESTServerLookup(client).paymentIntents(metadataKey: StripeMapping.referenceMetadataKey, value: ref)
         #expect(sdk.map(\.stripeId) == [intent.id])
-        #expect(try await client.paymentIntent(id: "pi_doesnotexist") == nil)
-        let canceled = try await client.cancelPaymentIntent(id: intent.id)
+        #expect(try await StripeRESTServerLookup(client).paymentIntent(id: "pi_doesnotexist") == nil)
+        let canceled = try await StripeRESTServerLookup(client).cancelPaymentIntent(id: intent.id)
         #expect(canceled.status == .canceled)
     }
 

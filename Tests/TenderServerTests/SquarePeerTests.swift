@@ -46,7 +46,7 @@ struct SquarePeerTests {
         try await client.capture(processor: "square", reference: "sq-1", processorPaymentID: id, amount: total)
         let payment = try #require(try await client.getPayment(id: id))
         #expect(payment.status == "COMPLETED" && payment.cardDetails?.status == "CAPTURED")
-        let online = SquareServerClient.onlinePayment(payment)
+        let online = SquareRESTServerLookup.onlinePayment(payment)
         #expect(online.status == .completed && online.tipMoney?.amount == 200 && online.cardDetails?.status == .captured)
         let error = await #expect(throws: PaymentError.self) {
             try await client.void(processor: "square", reference: "sq-1", processorPaymentID: id)
@@ -71,8 +71,8 @@ struct SquarePeerTests {
         try await client.void(processor: "square", reference: "r", processorPaymentID: id)
         #expect(try await client.getPayment(id: id)?.status == "CANCELED")
         let keyed = try await seed(["amount": 300, "idempotency_key": "attempt-key-1"])
-        try await client.cancelPayment(byIdempotencyKey: "attempt-key-1")
-        try await client.cancelPayment(byIdempotencyKey: "no-such-key")
+        try await SquareRESTServerLookup(client).cancelPayment(byIdempotencyKey: "attempt-key-1")
+        try await SquareRESTServerLookup(client).cancelPayment(byIdempotencyKey: "no-such-key")
         #expect(try await client.getPayment(id: keyed)?.status == "CANCELED")
         #expect(try await client.getPayment(id: "missing-payment") == nil)
         try await expectNoViolations()
@@ -88,7 +88,7 @@ struct SquarePeerTests {
         let paged = SquareServerClient(accessToken: Credential(Peers.squareToken!),
                                        configuration: .init(baseURL: Peers.square!, maximumPages: 10),
                                        now: { Date(timeIntervalSince1970: 1_790_000_000) })
-        let found: [Square.APIPayment] = try await paged.payments(referenceID: reference, locationID: location)
+        let found: [Square.APIPayment] = try await SquareRESTServerLookup(paged).payments(referenceID: reference, locationID: location)
         #expect(found.map(\.id) == [online, offline])
         #expect(found.map(\.isOfflinePayment) == [false, true])
         let page = try await client.listPayments(SquarePaymentQuery(locationID: location, limit: 3))

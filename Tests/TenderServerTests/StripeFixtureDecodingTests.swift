@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TenderStripe
+import TenderWire
 @testable import TenderServer
 
 /// Stripe's example objects (`stripe-openapi-fixtures3-2023-09-12.json`) decode without loss.
@@ -85,7 +87,7 @@ struct StripeFixtureDecodingTests {
         var intent = try JSONDecoder().decode(StripeAPI.PaymentIntent.self,
                                               from: JSONSerialization.data(withJSONObject: try fixture("payment_intent")))
         intent.latestCharge = .object(charge)
-        let sdk = try StripeServerClient.sdkPaymentIntent(intent)
+        let sdk = try StripeRESTServerLookup.paymentIntent(intent)
         #expect(sdk.charges.map(\.stripeId) == [charge.id] && sdk.status == .requiresPaymentMethod)
         #expect(sdk.created == Date(timeIntervalSince1970: 1_234_567_890))
     }

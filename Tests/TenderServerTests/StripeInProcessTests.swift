@@ -47,7 +47,7 @@ struct StripeInProcessTests {
         guard case .found(let intents, let complete) = found else { Issue.record("not found: \(found)"); return }
         #expect(intents.map(\.id) == ["pi_1"] && !complete)
         let again = ScriptedTransport([ScriptedTransport.json(200, #"{"data":[],"has_more":false}"#)])
-        #expect(try await client(again).paymentIntents(metadataKey: "k", value: "v").isEmpty)
+        #expect(try await StripeRESTServerLookup(client(again)).paymentIntents(metadataKey: "k", value: "v").isEmpty)
     }
 
     @Test("search unavailable (404) falls back to a consistent list; searchOnly does not")
@@ -128,9 +128,9 @@ struct StripeInProcessTests {
     @Test("conversion: statuses by name; an unknown status is an error, never a guess")
     func conversion() throws {
         var intent = try JSONDecoder().decode(StripeAPI.PaymentIntent.self, from: Data(Self.intentJSON.utf8))
-        #expect(try StripeServerClient.sdkPaymentIntent(intent).status == .requiresCapture)
+        #expect(try StripeRESTServerLookup.paymentIntent(intent).status == .requiresCapture)
         intent.status = "requires_teleportation"
-        #expect(throws: PaymentError.self) { _ = try StripeServerClient.sdkPaymentIntent(intent) }
+        #expect(throws: PaymentError.self) { _ = try StripeRESTServerLookup.paymentIntent(intent) }
     }
 
     @Test("form encoding and fitted idempotency keys")

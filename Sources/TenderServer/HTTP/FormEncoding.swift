@@ -2,7 +2,7 @@ import Foundation
 
 /// A value in a Stripe form body: Stripe takes `application/x-www-form-urlencoded` with brackets for nesting
 /// (`metadata[tender_reference]=order-1`, `expand[0]=latest_charge`, `card[exp_month]=12`).
-public indirect enum FormValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+package indirect enum FormValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByBooleanLiteral {
     /// A scalar.
     case string(String)
@@ -12,33 +12,33 @@ public indirect enum FormValue: Sendable, Hashable, ExpressibleByStringLiteral, 
     case array([FormValue])
 
     /// A string.
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
     /// An integer, in decimal.
-    public init(integerLiteral value: Int64) { self = .string(String(value)) }
+    package init(integerLiteral value: Int64) { self = .string(String(value)) }
     /// `true` or `false`.
-    public init(booleanLiteral value: Bool) { self = .string(value ? "true" : "false") }
+    package init(booleanLiteral value: Bool) { self = .string(value ? "true" : "false") }
 
     /// A string map, e.g. metadata.
-    public static func map(_ values: [String: String]) -> FormValue { .object(values.mapValues(FormValue.string)) }
+    package static func map(_ values: [String: String]) -> FormValue { .object(values.mapValues(FormValue.string)) }
 }
 
 /// Stripe's form encoding: nested values flattened with brackets, keys sorted for a stable body (so a retried
 /// request under the same idempotency key is byte-for-byte the same request).
-public enum FormEncoding {
+package enum FormEncoding {
     /// The `name=value` pairs of `parameters`, flattened and sorted by top-level key.
-    public static func pairs(_ parameters: [String: FormValue]) -> [(String, String)] {
+    package static func pairs(_ parameters: [String: FormValue]) -> [(String, String)] {
         var result: [(String, String)] = []
         for key in parameters.keys.sorted() { flatten(parameters[key]!, name: key, into: &result) }
         return result
     }
 
     /// The body: the pairs, percent-encoded and joined with `&`.
-    public static func encode(_ parameters: [String: FormValue]) -> String {
+    package static func encode(_ parameters: [String: FormValue]) -> String {
         pairs(parameters).map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
     }
 
     /// A query string from plain pairs (already flat), percent-encoded.
-    public static func query(_ pairs: [(String, String)]) -> String {
+    package static func query(_ pairs: [(String, String)]) -> String {
         pairs.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
     }
 

@@ -15,7 +15,7 @@ public struct HTTPRequest: Sendable {
     public var body: Data?
 
     /// Creates a request.
-    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+    package init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -50,7 +50,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// A header by case-insensitive name.
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    package func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
 /// How a request failed before any HTTP answer arrived. Whether the server acted on it is unknown unless
@@ -80,7 +80,7 @@ public struct HTTPTransportError: Error, Hashable, Sendable, CustomStringConvert
     }
 
     /// Whether the server certainly never received the request.
-    public var neverSent: Bool { kind == .cannotConnect }
+    package var neverSent: Bool { kind == .cannotConnect }
 
     /// `timedOut: …`.
     public var description: String { "\(kind.rawValue): \(message)" }

@@ -1,30 +1,30 @@
 import Foundation
-import Tender
+import TenderWire
 
 /// A `ListPayments` query. Square cannot filter by `reference_id`: ``SquareServerClient/payments(referenceID:locationID:)``
 /// matches it here, across every page.
-public struct SquarePaymentQuery: Sendable, Hashable {
+package struct SquarePaymentQuery: Sendable, Hashable {
     /// `location_id`.
-    public var locationID: String?
+    package var locationID: String?
     /// `begin_time` (on `created_at`), inclusive.
-    public var beginTime: Date?
+    package var beginTime: Date?
     /// `end_time`.
-    public var endTime: Date?
+    package var endTime: Date?
     /// `is_offline_payment`: Square's default (false) lists online payments only.
-    public var isOfflinePayment: Bool?
+    package var isOfflinePayment: Bool?
     /// `offline_begin_time` (on `offline_payment_details.client_created_at`).
-    public var offlineBeginTime: Date?
+    package var offlineBeginTime: Date?
     /// `offline_end_time`.
-    public var offlineEndTime: Date?
+    package var offlineEndTime: Date?
     /// `sort_order`: `ASC` or `DESC` (Square's default).
-    public var sortOrder: String?
+    package var sortOrder: String?
     /// `limit` per page (Square allows up to 100).
-    public var limit: Int?
+    package var limit: Int?
     /// `cursor` of the page to read.
-    public var cursor: String?
+    package var cursor: String?
 
     /// Creates a query.
-    public init(locationID: String? = nil, beginTime: Date? = nil, endTime: Date? = nil, isOfflinePayment: Bool? = nil,
+    package init(locationID: String? = nil, beginTime: Date? = nil, endTime: Date? = nil, isOfflinePayment: Bool? = nil,
                 offlineBeginTime: Date? = nil, offlineEndTime: Date? = nil, sortOrder: String? = nil, limit: Int? = nil,
                 cursor: String? = nil) {
         self.locationID = locationID
@@ -55,11 +55,11 @@ public struct SquarePaymentQuery: Sendable, Hashable {
 }
 
 /// One page of `ListPayments`.
-public struct SquarePaymentPage: Sendable, Hashable {
+package struct SquarePaymentPage: Sendable, Hashable {
     /// The payments on the page.
-    public var payments: [SquareAPI.Payment]
+    package var payments: [SquareAPI.Payment]
     /// The cursor of the next page; nil on the last.
-    public var cursor: String?
+    package var cursor: String?
 }
 
 extension SquareServerClient {
@@ -73,13 +73,13 @@ extension SquareServerClient {
             return payment
         case .failure(let failure):
             if failure.status == 404, failure.vendorCode == "NOT_FOUND" { return nil }
-            throw SquareErrorTable.paymentError(failure, operation: "Getting payment \(id)", phase: .reconciliation)
+            throw SquareRESTErrorTable.paymentError(failure, operation: "Getting payment \(id)", phase: .reconciliation)
         }
     }
 
     /// `POST /v2/payments/{payment_id}/complete` with the payment's `version_token` when given (a stale one fails
     /// with `VERSION_MISMATCH`).
-    public func completePayment(id: String, versionToken: String? = nil) async throws(PaymentError) -> SquareAPI.Payment {
+    package func completePayment(id: String, versionToken: String? = nil) async throws(PaymentError) -> SquareAPI.Payment {
         struct Body: Encodable, Sendable {
             var version_token: String?
         }
@@ -91,7 +91,7 @@ extension SquareServerClient {
     }
 
     /// `POST /v2/payments/{payment_id}/cancel`.
-    public func cancelPayment(id: String) async throws(PaymentError) -> SquareAPI.Payment {
+    package func cancelPayment(id: String) async throws(PaymentError) -> SquareAPI.Payment {
         let response = try await request("POST", "v2/payments/\(FormEncoding.escape(id))/cancel",
                                          as: SquareAPI.PaymentResponse.self, operation: "Canceling payment \(id)",
                                          phase: .capture)
@@ -101,7 +101,7 @@ extension SquareServerClient {
 
     /// `POST /v2/payments/cancel`: voids the payment created with `idempotencyKey` if there is one; Square answers
     /// success either way (its answer for an unknown `CreatePayment` outcome). A key longer than Square's 45
-    /// characters is fitted (``Tender/IdempotencyKey/fitted(_:maximumLength:)``), as it was when the payment was made
+    /// characters is fitted (``TenderWire/IdempotencyKey/fitted(_:maximumLength:)``), as it was when the payment was made
     /// through TenderServer.
     public func cancelPayment(idempotencyKey: String) async throws(PaymentError) {
         struct Body: Encodable, Sendable {
@@ -114,7 +114,7 @@ extension SquareServerClient {
     }
 
     /// One page of `GET /v2/payments`.
-    public func listPayments(_ query: SquarePaymentQuery) async throws(PaymentError) -> SquarePaymentPage {
+    package func listPayments(_ query: SquarePaymentQuery) async throws(PaymentError) -> SquarePaymentPage {
         let response = try await request("GET", "v2/payments", query: query.parameters,
                                          as: SquareAPI.ListPaymentsResponse.self, operation: "Listing payments",
                                          phase: .reconciliation)
@@ -125,7 +125,7 @@ extension SquareServerClient {
     /// filter by it).
     /// - Throws: when a page cannot be read, or the pages exceed ``Configuration/maximumPages`` (the answer would
     ///   be incomplete).
-    public func payments(matching query: SquarePaymentQuery, referenceID: String) async throws(PaymentError)
+    package func payments(matching query: SquarePaymentQuery, referenceID: String) async throws(PaymentError)
         -> [SquareAPI.Payment] {
         var page = query
         var found: [SquareAPI.Payment] = []

@@ -1,12 +1,12 @@
 import Foundation
-import Tender
+import TenderWire
 
 extension SquareServerClient {
     /// `POST /v2/refunds` (RefundPayment) for `amount` of the payment, under `idempotencyKey` (the device's
-    /// ``Tender/IdempotencyKey``) fitted to Square's 45 characters: a retry with the same key, payment and amount is
+    /// ``TenderWire/IdempotencyKey``) fitted to Square's 45 characters: a retry with the same key, payment and amount is
     /// the same refund; the key reused for another refund is Square's `IDEMPOTENCY_KEY_REUSED`
-    /// (``Tender/PaymentError/Code/duplicateReference``), never a success.
-    public func refundPayment(id: String, amount: Money, idempotencyKey: String, reason: RefundReason? = nil)
+    /// (``TenderWire/PaymentError/Code/duplicateReference``), never a success.
+    package func refundPayment(id: String, amount: Money, idempotencyKey: String, reason: RefundReason? = nil)
         async throws(PaymentError) -> SquareAPI.PaymentRefund {
         struct Body: Encodable, Sendable {
             var idempotency_key: String
@@ -24,7 +24,7 @@ extension SquareServerClient {
     }
 
     /// `GET /v2/refunds/{refund_id}` (GetPaymentRefund), or nil when Square answers `NOT_FOUND`.
-    public func getRefund(id: String) async throws(PaymentError) -> SquareAPI.PaymentRefund? {
+    package func getRefund(id: String) async throws(PaymentError) -> SquareAPI.PaymentRefund? {
         switch await perform("GET", "v2/refunds/\(FormEncoding.escape(id))", as: SquareAPI.RefundResponse.self) {
         case .success(let response):
             guard let refund = response.refund else {
@@ -33,13 +33,13 @@ extension SquareServerClient {
             return refund
         case .failure(let failure):
             if failure.status == 404, failure.vendorCode == "NOT_FOUND" { return nil }
-            throw SquareErrorTable.paymentError(failure, operation: "Getting refund \(id)", phase: .refund)
+            throw SquareRESTErrorTable.paymentError(failure, operation: "Getting refund \(id)", phase: .refund)
         }
     }
 
     /// Tender's status of a Square refund status: `COMPLETED` → succeeded; `REJECTED`, `FAILED` → failed; anything
     /// else (`PENDING`, a status Square adds later) → pending, never a guess.
-    public static func refundStatus(_ status: String?) -> RefundStatus {
+    package static func refundStatus(_ status: String?) -> RefundStatus {
         switch status {
         case "COMPLETED": .succeeded
         case "REJECTED", "FAILED": .failed
@@ -47,8 +47,8 @@ extension SquareServerClient {
         }
     }
 
-    /// The ``Tender/RefundResult`` of a Square refund.
-    public static func refundResult(_ refund: SquareAPI.PaymentRefund) -> RefundResult {
+    /// The ``TenderWire/RefundResult`` of a Square refund.
+    package static func refundResult(_ refund: SquareAPI.PaymentRefund) -> RefundResult {
         let status = refundStatus(refund.status)
         var error: PaymentError?
         if status == .failed {

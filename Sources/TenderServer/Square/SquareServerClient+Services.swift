@@ -1,6 +1,5 @@
 import Foundation
-import Tender
-import TenderSquare
+import TenderWire
 
 extension SquareServerClient: PaymentCaptureService {
     /// Completes an approved payment for exactly `amount` (its `total_money`: Square completes the approved total;
@@ -83,8 +82,8 @@ extension SquareServerClient: PaymentRefundService {
     /// it, so a refund is identified only by its id. With `processorRefundID`, `GetPaymentRefund` answers. Without
     /// it, the payment is read (`GetPayment`, consistent): a payment with no `refund_ids` has no refund at all, so
     /// none under this key: `nil`. A payment that has refunds which cannot be attributed to the key makes the answer
-    /// unknowable here: it throws ``Tender/PaymentError/Code/outcomeUnknown`` with recovery
-    /// ``Tender/PaymentError/Recovery/retrySamePayment`` (retrying `RefundPayment` with the same key returns the
+    /// unknowable here: it throws ``TenderWire/PaymentError/Code/outcomeUnknown`` with recovery
+    /// ``TenderWire/PaymentError/Recovery/retrySamePayment`` (retrying `RefundPayment` with the same key returns the
     /// same refund rather than a second one). It never answers `nil` when it cannot tell.
     public func lookUpRefund(processor: String, processorPaymentID: String, idempotencyKey: String,
                              processorRefundID: String?) async throws -> RefundResult? {
@@ -104,21 +103,6 @@ extension SquareServerClient: PaymentRefundService {
     }
 }
 
-extension SquareServerClient: SquareServerLookup {
-    /// The payments with this `reference_id` at the location, online and offline, oldest first, converted for the
-    /// adapter.
-    public func payments(referenceID: String, locationID: String) async throws -> [Square.APIPayment] {
-        let found: [SquareAPI.Payment] = try await payments(referenceID: referenceID, locationID: locationID)
-        return found.map(Self.apiPayment)
-    }
-
-    /// `GetPayment` (``getPayment(id:)``), converted for the adapter; `nil` when Square answers `NOT_FOUND`.
-    public func payment(id: String) async throws -> Square.APIPayment? {
-        try await getPayment(id: id).map(Self.apiPayment)
-    }
-
-    /// `CancelPaymentByIdempotencyKey` (``cancelPayment(idempotencyKey:)``).
-    public func cancelPayment(byIdempotencyKey key: String) async throws {
-        try await cancelPayment(idempotencyKey: key)
-    }
-}
+/// `payments(referenceID:locationID:)`, `getPayment(id:)` and `cancelPayment(idempotencyKey:)` answer the device's
+/// lookups; the Square adapter's `SquareRESTServerLookup` turns them into its server lookup.
+extension SquareServerClient: SquareRESTLookup {}

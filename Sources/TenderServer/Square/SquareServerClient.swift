@@ -1,24 +1,23 @@
 import Foundation
-import Tender
-import TenderSquare
+import TenderWire
 
 /// Square's Payments and Refunds APIs for the server half of a Mobile Payments integration: complete (capture) and
 /// cancel (void) delayed-capture payments, cancel by idempotency key when a `CreatePayment` outcome is unknown,
-/// list payments to find Tender's reference, refund. It conforms to ``Tender/PaymentCaptureService``,
-/// ``Tender/PaymentRefundService`` and ``TenderSquare/SquareServerLookup``.
+/// list payments to find Tender's reference, refund. It conforms to ``TenderWire/PaymentCaptureService``,
+/// ``TenderWire/PaymentRefundService`` and `SquareRESTLookup` (TenderWire; the Square adapter's `SquareRESTServerLookup` turns it into its server lookup).
 ///
 /// Every request sends `Square-Version: ` ``apiVersion`` and the access token as a bearer token; the token never
-/// appears in any string the client produces. Errors (`{"errors": [...]}`) become ``Tender/PaymentError``s keeping
-/// `category`, `code`, `detail` and `field` (``SquareErrorTable``).
+/// appears in any string the client produces. Errors (`{"errors": [...]}`) become ``TenderWire/PaymentError``s keeping
+/// `category`, `code`, `detail` and `field` (``SquareRESTErrorTable``).
 public struct SquareServerClient: Sendable, CustomStringConvertible {
     /// The API version: that of Square's published OpenAPI document.
-    public static let apiVersion = "2025-08-20"
+    @usableFromInline package static let apiVersion = "2025-08-20"
     /// `https://connect.squareup.com` (the sandbox is `https://connect.squareupsandbox.com`).
-    public static let defaultBaseURL = URL(string: "https://connect.squareup.com")!
+    @usableFromInline package static let defaultBaseURL = URL(string: "https://connect.squareup.com")!
     /// `"square"`: the processor name the adapter reports.
-    public static let processor = "square"
+    package static let processor = "square"
     /// Square's longest idempotency key (`RefundPayment`, `CancelPaymentByIdempotencyKey`).
-    public static let maximumIdempotencyKeyLength = 45
+    package static let maximumIdempotencyKeyLength = 45
 
     /// Settings that rarely change.
     public struct Configuration: Sendable {
@@ -109,19 +108,19 @@ public struct SquareServerClient: Sendable, CustomStringConvertible {
         }
     }
 
-    /// ``perform(_:_:query:json:as:)`` throwing the mapped ``Tender/PaymentError``.
+    /// ``perform(_:_:query:json:as:)`` throwing the mapped ``TenderWire/PaymentError``.
     func request<T: Decodable>(_ method: String, _ path: String, query: [(String, String)] = [],
                                json: (any Encodable & Sendable)? = nil, as type: T.Type, operation: String,
                                phase: PaymentError.Phase) async throws(PaymentError) -> T {
         switch await perform(method, path, query: query, json: json, as: type) {
         case .success(let value): return value
-        case .failure(let failure): throw SquareErrorTable.paymentError(failure, operation: operation, phase: phase)
+        case .failure(let failure): throw SquareRESTErrorTable.paymentError(failure, operation: operation, phase: phase)
         }
     }
 
     /// The error for an answer that lacks the object it should carry.
     func missing(_ what: String, operation: String, phase: PaymentError.Phase) -> PaymentError {
-        SquareErrorTable.paymentError(.undecodable(status: 200, requestID: nil, what: "no \(what) in the answer"),
+        SquareRESTErrorTable.paymentError(.undecodable(status: 200, requestID: nil, what: "no \(what) in the answer"),
                                       operation: operation, phase: phase)
     }
 

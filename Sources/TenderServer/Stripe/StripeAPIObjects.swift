@@ -1,28 +1,29 @@
 import Foundation
+import TenderWire
 
 extension StripeAPI {
     /// `refund`.
-    public struct Refund: Codable, Hashable, Sendable, DeclaredFields {
+    package struct Refund: Codable, Hashable, Sendable, DeclaredFields {
         /// `id` (`re_…`).
-        public var id: String
+        package var id: String
         /// `amount`.
-        public var amount: Int64
+        package var amount: Int64
         /// `charge`.
-        public var charge: String?
+        package var charge: String?
         /// `created`.
-        public var created: Int64
+        package var created: Int64
         /// `currency`.
-        public var currency: String
+        package var currency: String
         /// `failure_reason`: `lost_or_stolen_card`, `expired_or_canceled_card`, `declined`, `unknown`…
-        public var failureReason: String?
+        package var failureReason: String?
         /// `metadata`: TenderServer stores the refund's idempotency key and the payment's reference here.
-        public var metadata: [String: String]
+        package var metadata: [String: String]
         /// `payment_intent`.
-        public var paymentIntent: String?
+        package var paymentIntent: String?
         /// `reason`: `duplicate`, `fraudulent`, `requested_by_customer`, `expired_uncaptured_charge`.
-        public var reason: String?
+        package var reason: String?
         /// `status`: `pending`, `requires_action`, `succeeded`, `failed`, `canceled`.
-        public var status: String?
+        package var status: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case id, amount, charge, created, currency, metadata, reason, status
@@ -30,7 +31,7 @@ extension StripeAPI {
         }
 
         /// The wire names of the declared fields.
-        public static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
+        package static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
     }
 
     /// `terminal.connection_token`. Its ``secret`` is a credential for the reader SDK: it never appears in a
@@ -45,7 +46,7 @@ extension StripeAPI {
         enum CodingKeys: String, CodingKey, CaseIterable { case secret, location }
 
         /// The wire names of the declared fields.
-        public static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
+        package static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
         /// `ConnectionToken(location: …, secret: redacted)`.
         public var description: String { "ConnectionToken(location: \(location ?? "none"), secret: redacted)" }
         /// The same as ``description``.
@@ -55,15 +56,15 @@ extension StripeAPI {
     }
 
     /// `terminal.location`.
-    public struct Location: Codable, Hashable, Sendable, DeclaredFields {
+    package struct Location: Codable, Hashable, Sendable, DeclaredFields {
         /// `id` (`tml_…`).
-        public var id: String
+        package var id: String
         /// `display_name`.
-        public var displayName: String
+        package var displayName: String
         /// `livemode`.
-        public var livemode: Bool
+        package var livemode: Bool
         /// `metadata`.
-        public var metadata: [String: String]
+        package var metadata: [String: String]
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case id, livemode, metadata
@@ -71,15 +72,15 @@ extension StripeAPI {
         }
 
         /// The wire names of the declared fields.
-        public static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
+        package static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
     }
 
     /// A list page (`object: "list"`).
-    public struct List<Element: Codable & Hashable & Sendable>: Codable, Hashable, Sendable {
+    package struct List<Element: Codable & Hashable & Sendable>: Codable, Hashable, Sendable {
         /// `data`.
-        public var data: [Element]
+        package var data: [Element]
         /// `has_more`.
-        public var hasMore: Bool
+        package var hasMore: Bool
 
         enum CodingKeys: String, CodingKey {
             case data
@@ -88,57 +89,18 @@ extension StripeAPI {
     }
 
     /// A search page (`object: "search_result"`).
-    public struct SearchResult<Element: Codable & Hashable & Sendable>: Codable, Hashable, Sendable {
+    package struct SearchResult<Element: Codable & Hashable & Sendable>: Codable, Hashable, Sendable {
         /// `data`.
-        public var data: [Element]
+        package var data: [Element]
         /// `has_more`.
-        public var hasMore: Bool
+        package var hasMore: Bool
         /// `next_page`: the cursor for the next page.
-        public var nextPage: String?
+        package var nextPage: String?
 
         enum CodingKeys: String, CodingKey {
             case data
             case hasMore = "has_more"
             case nextPage = "next_page"
-        }
-    }
-
-    /// The `error` object of a failed request (and `last_payment_error`).
-    public struct APIError: Codable, Hashable, Sendable, DeclaredFields {
-        /// `type`: `api_error`, `card_error`, `idempotency_error`, `invalid_request_error` (and, for failed
-        /// requests, `authentication_error`, `rate_limit_error` in older documentation).
-        public var type: String?
-        /// `code`: an open set (`card_declined`, `payment_intent_unexpected_state`, `resource_missing`…).
-        public var code: String?
-        /// `decline_code`: the issuer's reason for a card decline.
-        public var declineCode: String?
-        /// `message`.
-        public var message: String?
-        /// `param`: the parameter at fault.
-        public var param: String?
-        /// `doc_url`.
-        public var docURL: String?
-        /// `charge`: the failed charge, for card errors.
-        public var charge: String?
-
-        enum CodingKeys: String, CodingKey, CaseIterable {
-            case type, code, message, param, charge
-            case declineCode = "decline_code", docURL = "doc_url"
-        }
-
-        /// The wire names of the declared fields.
-        public static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
-
-        /// Creates an error object.
-        public init(type: String? = nil, code: String? = nil, declineCode: String? = nil, message: String? = nil,
-                    param: String? = nil, docURL: String? = nil, charge: String? = nil) {
-            self.type = type
-            self.code = code
-            self.declineCode = declineCode
-            self.message = message
-            self.param = param
-            self.docURL = docURL
-            self.charge = charge
         }
     }
 

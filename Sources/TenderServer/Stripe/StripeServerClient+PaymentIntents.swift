@@ -1,25 +1,5 @@
 import Foundation
-import Tender
-
-/// What a search for Tender's reference found. Stripe's Search is eventually consistent (an intent can take about
-/// a minute to appear), so an empty search is ``unknown``, never ``absent``; only a complete, consistent list can
-/// say ``absent``.
-public enum StripeReferenceLookup: Hashable, Sendable {
-    /// The intents carrying the reference, oldest first. `complete` is true when they came from a complete list
-    /// (consistent); from Search an intent created in the last minute may still be missing.
-    case found([StripeAPI.PaymentIntent], complete: Bool)
-    /// Nothing found, and that proves nothing: Search has not indexed it yet, or the listing stopped at its page
-    /// limit.
-    case unknown
-    /// A complete list (of the intents created since ``StripeServerClient/Configuration/listCreatedSince``, or
-    /// all) holds no intent with the reference: Stripe had none when asked.
-    case absent
-
-    /// The intents found (empty for ``unknown`` and ``absent``).
-    public var intents: [StripeAPI.PaymentIntent] {
-        if case .found(let intents, _) = self { intents } else { [] }
-    }
-}
+import TenderWire
 
 extension StripeServerClient {
     /// The `expand` parameters that bring the latest charge (card details, decline code) with each intent.
@@ -27,10 +7,10 @@ extension StripeServerClient {
 
     /// `POST /v1/payment_intents`: a card-present intent for `amount`, carrying the reference in its metadata,
     /// under the idempotency key of vendor payment `attempt` of the reference in `scope`
-    /// (``Tender/IdempotencyKey/create(scope:reference:paymentAttempt:)``: Stripe keeps keys per account, and a
+    /// (``TenderWire/IdempotencyKey/create(scope:reference:paymentAttempt:)``: Stripe keeps keys per account, and a
     /// reference is unique only per location). Terminal intents are usually created by the SDK on the device; this is
     /// for server-driven flows and tests.
-    public func createPaymentIntent(amount: Money, reference: String, scope: LedgerScope, attempt: Int = 1,
+    package func createPaymentIntent(amount: Money, reference: String, scope: LedgerScope, attempt: Int = 1,
                                     captureMethod: String = "manual", paymentMethodTypes: [String] = ["card_present"],
                                     metadata: [String: String] = [:], description: String? = nil,
                                     extra: [String: FormValue] = [:]) async throws(PaymentError) -> StripeAPI.PaymentIntent {
@@ -63,17 +43,17 @@ extension StripeServerClient {
         case .success(let intent): return intent
         case .failure(let failure):
             if failure.status == 404, failure.vendorCode == nil || failure.vendorCode == "resource_missing" { return nil }
-            throw StripeErrorTable.paymentError(failure, operation: "Retrieving \(id)", phase: .reconciliation)
+            throw StripeRESTErrorTable.paymentError(failure, operation: "Retrieving \(id)", phase: .reconciliation)
         }
     }
 
     /// `POST /v1/payment_intents/:id/capture` with `amount_to_capture`, under `idempotencyKey` (the device's
-    /// ``Tender/IdempotencyKey/capture(scope:reference:paymentAttempt:)``).
+    /// ``TenderWire/IdempotencyKey/capture(scope:reference:paymentAttempt:)``).
     ///
     /// Idempotent beyond Stripe's 24-hour key window: when Stripe refuses because the intent is no longer
     /// capturable, the intent is retrieved, and one already captured for exactly `amount` is returned as the
     /// capture's result (it is the same capture). Any other state is the refusal it is.
-    public func capturePaymentIntent(id: String, amount: Money, idempotencyKey: String)
+    package func capturePaymentIntent(id: String, amount: Money, idempotencyKey: String)
         async throws(PaymentError) -> StripeAPI.PaymentIntent {
         let form: [String: FormValue] = ["amount_to_capture": .string(String(amount.minorUnits)),
                                          "expand": .array(["latest_charge"])]
@@ -83,7 +63,7 @@ extension StripeServerClient {
         switch result {
         case .success(let intent): return intent
         case .failure(let failure):
-            let error = StripeErrorTable.paymentError(failure, operation: "Capturing \(id)", phase: .capture)
+            let error = StripeRESTErrorTable.paymentError(failure, operation: "Capturing \(id)", phase: .capture)
             guard Self.mayAlreadyBeDone(failure), let current = try? await retrievePaymentIntent(id: id),
                   current.status == "succeeded", Self.capturedAmount(current) == amount.minorUnits,
                   current.currency == amount.currency.lowercasedCode else { throw error }
@@ -92,9 +72,9 @@ extension StripeServerClient {
     }
 
     /// `POST /v1/payment_intents/:id/cancel` under `idempotencyKey` (the device's
-    /// ``Tender/IdempotencyKey/void(scope:reference:paymentAttempt:)``). An intent already canceled is returned as the
+    /// ``TenderWire/IdempotencyKey/void(scope:reference:paymentAttempt:)``). An intent already canceled is returned as the
     /// result (the same void).
-    public func cancelPaymentIntent(id: String, idempotencyKey: String, reason: String? = nil)
+    package func cancelPaymentIntent(id: String, idempotencyKey: String, reason: String? = nil)
         async throws(PaymentError) -> StripeAPI.PaymentIntent {
         try await cancel(id: id, idempotencyKey: idempotencyKey, reason: reason)
     }
@@ -108,7 +88,7 @@ extension StripeServerClient {
         switch result {
         case .success(let intent): return intent
         case .failure(let failure):
-            let error = StripeErrorTable.paymentError(failure, operation: "Canceling \(id)", phase: .capture)
+            let error = StripeRESTErrorTable.paymentError(failure, operation: "Canceling \(id)", phase: .capture)
             guard Self.mayAlreadyBeDone(failure), let current = try? await retrievePaymentIntent(id: id),
                   current.status == "canceled" else { throw error }
             return current
@@ -141,7 +121,7 @@ extension StripeServerClient {
                 let unavailable = failure.status == 404 || failure.vendorCode == "search_unavailable"
                     || failure.vendorCode == "feature_not_enabled"
                 guard unavailable, configuration.searchMode == .searchThenList else {
-                    throw StripeErrorTable.paymentError(failure, operation: "Searching payment intents",
+                    throw StripeRESTErrorTable.paymentError(failure, operation: "Searching payment intents",
                                                         phase: .reconciliation)
                 }
             }
@@ -150,7 +130,7 @@ extension StripeServerClient {
     }
 
     /// ``findPaymentIntents(metadataKey:value:)`` under the configured reference key.
-    public func findPaymentIntents(reference: String) async throws(PaymentError) -> StripeReferenceLookup {
+    package func findPaymentIntents(reference: String) async throws(PaymentError) -> StripeReferenceLookup {
         try await findPaymentIntents(metadataKey: configuration.referenceMetadataKey, value: reference)
     }
 

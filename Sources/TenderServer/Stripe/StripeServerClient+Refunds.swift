@@ -1,11 +1,11 @@
 import Foundation
-import Tender
+import TenderWire
 
 extension StripeServerClient {
-    /// Stripe's own `reason` values; any other ``Tender/RefundReason`` goes to the refund's metadata instead.
+    /// Stripe's own `reason` values; any other ``TenderWire/RefundReason`` goes to the refund's metadata instead.
     static let stripeRefundReasons: Set<String> = ["duplicate", "fraudulent", "requested_by_customer"]
     /// The metadata key holding a free-text refund reason Stripe's `reason` cannot take.
-    public static let refundReasonMetadataKey = "tender_refund_reason"
+    package static let refundReasonMetadataKey = "tender_refund_reason"
 
     /// `POST /v1/refunds` for `amount` of the intent, idempotently under `idempotencyKey` (fitted to
     /// ``maximumIdempotencyKeyLength``), which is also stored in the refund's metadata (``refundKeyMetadataKey``)
@@ -15,9 +15,9 @@ extension StripeServerClient {
     /// returned when it is the same refund (this intent, this amount and currency): a retry is the same refund even
     /// after Stripe's 24-hour idempotency window. A refund under the key for another amount (a ledger restored from a
     /// backup re-using a refund number) is Stripe's `idempotency_error`
-    /// (``Tender/PaymentError/Code/duplicateReference``): it is never this refund's result, and no second refund is
+    /// (``TenderWire/PaymentError/Code/duplicateReference``): it is never this refund's result, and no second refund is
     /// made under the key. Within the 24 hours Stripe itself refuses a key reused with other parameters the same way.
-    public func createRefund(paymentIntent id: String, amount: Money, reference: String, idempotencyKey: String,
+    package func createRefund(paymentIntent id: String, amount: Money, reference: String, idempotencyKey: String,
                              reason: RefundReason? = nil) async throws(PaymentError) -> StripeAPI.Refund {
         let key = IdempotencyKey.fitted(idempotencyKey, maximumLength: Self.maximumIdempotencyKeyLength)
         if let existing = try await refunds(paymentIntent: id).first(where: {
@@ -47,19 +47,19 @@ extension StripeServerClient {
     }
 
     /// `GET /v1/refunds/:id`, or nil when Stripe has no such refund.
-    public func retrieveRefund(id: String) async throws(PaymentError) -> StripeAPI.Refund? {
+    package func retrieveRefund(id: String) async throws(PaymentError) -> StripeAPI.Refund? {
         switch await perform("GET", "v1/refunds/\(Self.segment(id))", as: StripeAPI.Refund.self) {
         case .success(let refund): return refund
         case .failure(let failure):
             if failure.status == 404, failure.vendorCode == nil || failure.vendorCode == "resource_missing" { return nil }
-            throw StripeErrorTable.paymentError(failure, operation: "Retrieving refund \(id)", phase: .refund)
+            throw StripeRESTErrorTable.paymentError(failure, operation: "Retrieving refund \(id)", phase: .refund)
         }
     }
 
     /// Every refund of the intent (`GET /v1/refunds?payment_intent=`), all pages, newest first as Stripe lists
     /// them. A list is consistent: a refund Stripe created is in it.
     /// - Throws: when the pages cannot all be read (the answer would be incomplete).
-    public func refunds(paymentIntent id: String) async throws(PaymentError) -> [StripeAPI.Refund] {
+    package func refunds(paymentIntent id: String) async throws(PaymentError) -> [StripeAPI.Refund] {
         var all: [StripeAPI.Refund] = []
         var after: String?
         for _ in 0..<max(1, configuration.maximumPages) {
@@ -76,9 +76,9 @@ extension StripeServerClient {
                            vendor: .init(processor: Self.processor, name: "list_incomplete"))
     }
 
-    /// Tender's status of a Stripe refund status (see ``Tender/RefundStatus``); an unknown status is pending (not
+    /// Tender's status of a Stripe refund status (see ``TenderWire/RefundStatus``); an unknown status is pending (not
     /// final: looked up again later), never a guess of success or failure.
-    public static func refundStatus(_ status: String?) -> RefundStatus {
+    package static func refundStatus(_ status: String?) -> RefundStatus {
         switch status {
         case "succeeded": .succeeded
         case "failed", "canceled": .failed
@@ -86,9 +86,9 @@ extension StripeServerClient {
         }
     }
 
-    /// The ``Tender/RefundResult`` of a Stripe refund: a failed one carries ``Tender/PaymentError/Code/refundFailed``
+    /// The ``TenderWire/RefundResult`` of a Stripe refund: a failed one carries ``TenderWire/PaymentError/Code/refundFailed``
     /// with Stripe's `failure_reason`.
-    public static func refundResult(_ refund: StripeAPI.Refund) -> RefundResult {
+    package static func refundResult(_ refund: StripeAPI.Refund) -> RefundResult {
         let status = refundStatus(refund.status)
         var error: PaymentError?
         if status == .failed {

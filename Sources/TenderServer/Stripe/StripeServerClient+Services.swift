@@ -1,6 +1,5 @@
 import Foundation
-import Tender
-import TenderStripe
+import TenderWire
 
 extension StripeServerClient: PaymentCaptureService {
     /// Captures `request.amount` of the intent under the request's idempotency key
@@ -64,28 +63,10 @@ extension StripeServerClient: PaymentRefundService {
     }
 }
 
-extension StripeServerClient: StripeServerLookup {
-    /// The intents carrying `metadata[key] == value`, oldest first, converted for the adapter. Empty when
-    /// nothing was found, which (Search being eventually consistent) is "not seen yet", never "never created";
-    /// use ``findPaymentIntents(metadataKey:value:)`` to tell ``StripeReferenceLookup/unknown`` from
-    /// ``StripeReferenceLookup/absent``.
-    public func paymentIntents(metadataKey key: String, value: String) async throws -> [Stripe.PaymentIntent] {
-        let intents = try await findPaymentIntents(metadataKey: key, value: value).intents
-        var converted: [Stripe.PaymentIntent] = []
-        for intent in intents { converted.append(try Self.sdkPaymentIntent(intent)) }
-        return converted
-    }
-
-    /// The intent by id, converted, or nil when Stripe has none with this id.
-    public func paymentIntent(id: String) async throws -> Stripe.PaymentIntent? {
-        guard let intent = try await retrievePaymentIntent(id: id) else { return nil }
-        return try Self.sdkPaymentIntent(intent)
-    }
-
+extension StripeServerClient: StripeRESTLookup {
     /// Cancels an abandoned attempt's intent under the idempotency key `<intent id>/abandon`; an intent already
     /// canceled is returned as it is.
-    public func cancelPaymentIntent(id: String) async throws -> Stripe.PaymentIntent {
-        let intent = try await cancel(id: id, idempotencyKey: "\(id)/abandon", reason: nil)
-        return try Self.sdkPaymentIntent(intent)
+    public func cancelAbandonedPaymentIntent(id: String) async throws -> StripeAPI.PaymentIntent {
+        try await cancel(id: id, idempotencyKey: "\(id)/abandon", reason: nil)
     }
 }

@@ -1,28 +1,30 @@
 import Foundation
-import Tender
-import TenderStripe
+import TenderWire
 
 /// Stripe's REST API for the server half of a Terminal integration: connection tokens, PaymentIntents (create,
-/// retrieve, capture, cancel, find by Tender's reference), refunds. It conforms to ``Tender/PaymentCaptureService``,
-/// ``Tender/PaymentRefundService`` and ``TenderStripe/StripeServerLookup``, so the adapter and a server-side Swift
-/// app use the same code.
+/// retrieve, capture, cancel, find by Tender's reference), refunds. It conforms to `PaymentCaptureService`,
+/// `PaymentRefundService` and `StripeRESTLookup` (TenderWire); the Stripe adapter's `StripeRESTServerLookup` turns
+/// the last into its server lookup, so the adapter and a server-side Swift app use the same code.
 ///
 /// - Every request sends `Stripe-Version: ` ``apiVersion`` (the version of the OpenAPI document the models
 ///   mirror) and the secret key as a bearer token; the key never appears in any string the client produces.
 /// - Every capture, cancel and refund carries the `Idempotency-Key` the device computed
-///   (``Tender/IdempotencyKey``: merchant, location, reference, attempt and operation), fitted to Stripe's 255
+///   (``TenderWire/IdempotencyKey``: merchant, location, reference, attempt and operation), fitted to Stripe's 255
 ///   characters (``maximumIdempotencyKeyLength``), so a retried capture or refund is the same request at Stripe and
 ///   two locations of one account never share a key. A key Stripe holds for another request (`idempotency_error`)
-///   is ``Tender/PaymentError/Code/duplicateReference``, never a success.
-/// - Errors are ``Tender/PaymentError``s keeping Stripe's `type`, `code`, `decline_code`, `param` and request id in
-///   ``Tender/PaymentError/vendor`` (``StripeErrorTable``).
+///   is ``TenderWire/PaymentError/Code/duplicateReference``, never a success.
+/// - Errors are ``TenderWire/PaymentError``s keeping Stripe's `type`, `code`, `decline_code`, `param` and request id in
+///   ``TenderWire/PaymentError/vendor`` (``StripeRESTErrorTable``).
 public struct StripeServerClient: Sendable, CustomStringConvertible {
     /// The API version the models follow: the version of Stripe's OpenAPI document of 2023-09-12.
-    public static let apiVersion = "2023-08-16"
+    @usableFromInline package static let apiVersion = "2023-08-16"
     /// `https://api.stripe.com`.
-    public static let defaultBaseURL = URL(string: "https://api.stripe.com")!
+    @usableFromInline package static let defaultBaseURL = URL(string: "https://api.stripe.com")!
     /// `"stripe"`: the processor name the adapter reports and the services are called with.
-    public static let processor = "stripe"
+    package static let processor = "stripe"
+    /// `"tender_reference"`: the metadata key under which the Stripe adapter stores Tender's reference on every
+    /// intent (`StripeMapping.referenceMetadataKey`; a test checks they agree).
+    @usableFromInline package static let referenceMetadataKey = "tender_reference"
 
     /// How the client finds PaymentIntents by metadata.
     public enum SearchMode: String, Sendable, Hashable {
@@ -41,7 +43,8 @@ public struct StripeServerClient: Sendable, CustomStringConvertible {
         public var baseURL: URL
         /// The `Stripe-Version` header.
         public var apiVersion: String
-        /// The metadata key holding Tender's reference: the adapter's (``TenderStripe/StripeMapping/referenceMetadataKey``).
+        /// The metadata key holding Tender's reference: the adapter's (`StripeMapping.referenceMetadataKey`, the same
+        /// as ``StripeServerClient/referenceMetadataKey``).
         public var referenceMetadataKey: String
         /// How intents are found by reference.
         public var searchMode: SearchMode
@@ -52,7 +55,7 @@ public struct StripeServerClient: Sendable, CustomStringConvertible {
 
         /// Creates a configuration.
         public init(baseURL: URL = StripeServerClient.defaultBaseURL, apiVersion: String = StripeServerClient.apiVersion,
-                    referenceMetadataKey: String = StripeMapping.referenceMetadataKey,
+                    referenceMetadataKey: String = StripeServerClient.referenceMetadataKey,
                     searchMode: SearchMode = .searchThenList, listCreatedSince: Date? = nil, maximumPages: Int = 20) {
             self.baseURL = baseURL
             self.apiVersion = apiVersion
@@ -64,11 +67,11 @@ public struct StripeServerClient: Sendable, CustomStringConvertible {
     }
 
     /// Stripe's longest `Idempotency-Key` (and the longest key kept in a refund's metadata).
-    public static let maximumIdempotencyKeyLength = 255
+    package static let maximumIdempotencyKeyLength = 255
 
     /// The metadata key under which a refund records its idempotency key, so that a refund is found again by it
     /// (``lookUpRefund(processor:processorPaymentID:idempotencyKey:processorRefundID:)``).
-    public static let refundKeyMetadataKey = "tender_idempotency_key"
+    package static let refundKeyMetadataKey = "tender_idempotency_key"
 
     let secretKey: Credential
     /// The settings.
@@ -139,13 +142,13 @@ public struct StripeServerClient: Sendable, CustomStringConvertible {
         }
     }
 
-    /// ``perform(_:_:query:form:idempotencyKey:as:)`` throwing the mapped ``Tender/PaymentError``.
+    /// ``perform(_:_:query:form:idempotencyKey:as:)`` throwing the mapped ``TenderWire/PaymentError``.
     func request<T: Decodable>(_ method: String, _ path: String, query: [(String, String)] = [],
                                form: [String: FormValue]? = nil, idempotencyKey: String? = nil, as type: T.Type,
                                operation: String, phase: PaymentError.Phase) async throws(PaymentError) -> T {
         switch await perform(method, path, query: query, form: form, idempotencyKey: idempotencyKey, as: type) {
         case .success(let value): return value
-        case .failure(let failure): throw StripeErrorTable.paymentError(failure, operation: operation, phase: phase)
+        case .failure(let failure): throw StripeRESTErrorTable.paymentError(failure, operation: operation, phase: phase)
         }
     }
 

@@ -1,22 +1,22 @@
 import Foundation
 
-/// Stripe's REST objects as TenderServer reads them (API version ``StripeServerClient/apiVersion``), mirroring the
+/// Stripe's REST objects as TenderServer reads them (API version 2023-08-16, TenderServer's `Stripe-Version`), mirroring the
 /// API's own field names (`snake_case` on the wire). Enumerations the API documents as open (statuses, codes) are
 /// kept as strings here and interpreted by the conversions, so a value Stripe adds later never fails decoding.
 ///
-/// These are the server's objects; the adapter's SDK-shaped values (``TenderStripe/Stripe/PaymentIntent``) are
-/// made from them by ``StripeServerClient/sdkPaymentIntent(_:)``.
+/// They are what a server answers the device's lookups with (``StripeRESTLookup``); the Stripe adapter's
+/// `StripeRESTServerLookup` makes its SDK-shaped `Stripe.PaymentIntent` from them.
 public enum StripeAPI {}
 
 /// A Codable value whose coding keys are listed, so tests can check that every declared field is read.
-public protocol DeclaredFields {
+package protocol DeclaredFields {
     /// The wire names of the fields the type declares.
     static var declaredFields: [String] { get }
 }
 
 extension DeclaredFields {
     /// Default: none listed.
-    public static var declaredFields: [String] { [] }
+    package static var declaredFields: [String] { [] }
 }
 
 extension StripeAPI {
@@ -96,7 +96,7 @@ extension StripeAPI {
         }
 
         /// The wire names of the declared fields.
-        public static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
+        package static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
     }
 
     /// `payment_intent.amount_details`.
@@ -111,7 +111,7 @@ extension StripeAPI {
         }
 
         /// The wire names of the declared fields.
-        public static var declaredFields: [String] { ["tip"] }
+        package static var declaredFields: [String] { ["tip"] }
     }
 
     /// `charge`.
@@ -157,7 +157,7 @@ extension StripeAPI {
         }
 
         /// The wire names of the declared fields.
-        public static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
+        package static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
     }
 
     /// `charge.payment_method_details`: the parts a receipt may show. Never a card number.
@@ -175,7 +175,7 @@ extension StripeAPI {
         }
 
         /// The wire names of the declared fields.
-        public static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
+        package static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
     }
 
     /// `payment_method_details.card_present` (and the receipt fields of `card`).
@@ -245,6 +245,45 @@ extension StripeAPI {
         }
 
         /// The wire names of the declared fields.
-        public static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
+        package static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
+    }
+
+    /// The `error` object of a failed request (and `last_payment_error`).
+    public struct APIError: Codable, Hashable, Sendable, DeclaredFields {
+        /// `type`: `api_error`, `card_error`, `idempotency_error`, `invalid_request_error` (and, for failed
+        /// requests, `authentication_error`, `rate_limit_error` in older documentation).
+        public var type: String?
+        /// `code`: an open set (`card_declined`, `payment_intent_unexpected_state`, `resource_missing`…).
+        public var code: String?
+        /// `decline_code`: the issuer's reason for a card decline.
+        public var declineCode: String?
+        /// `message`.
+        public var message: String?
+        /// `param`: the parameter at fault.
+        public var param: String?
+        /// `doc_url`.
+        public var docURL: String?
+        /// `charge`: the failed charge, for card errors.
+        public var charge: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case type, code, message, param, charge
+            case declineCode = "decline_code", docURL = "doc_url"
+        }
+
+        /// The wire names of the declared fields.
+        package static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
+
+        /// Creates an error object.
+        public init(type: String? = nil, code: String? = nil, declineCode: String? = nil, message: String? = nil,
+                    param: String? = nil, docURL: String? = nil, charge: String? = nil) {
+            self.type = type
+            self.code = code
+            self.declineCode = declineCode
+            self.message = message
+            self.param = param
+            self.docURL = docURL
+            self.charge = charge
+        }
     }
 }

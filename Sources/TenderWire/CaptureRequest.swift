@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an app's server is asked to capture: built by the core, passed through the adapter unchanged.
-public struct CaptureRequest: Hashable, Sendable {
+public struct CaptureRequest: Hashable, Sendable, Codable {
     /// The processor's name (`"stripe"`, `"square"`).
     public var processor: String
     /// The payment's reference.
@@ -27,7 +27,7 @@ public struct CaptureRequest: Hashable, Sendable {
 }
 
 /// What an app's server is asked to void: built by the core, passed through the adapter unchanged.
-public struct VoidRequest: Hashable, Sendable {
+public struct VoidRequest: Hashable, Sendable, Codable {
     /// The processor's name (`"stripe"`, `"square"`).
     public var processor: String
     /// The payment's reference.
@@ -57,25 +57,6 @@ public protocol PaymentCaptureService: Sendable {
     func capture(_ request: CaptureRequest) async throws
     /// Voids (cancels) the processor payment, idempotently under `request.idempotencyKey`.
     func void(_ request: VoidRequest) async throws
-}
-
-extension PaymentCaptureService {
-    /// Captures through the service and returns the update an adapter reports (``PaymentState/succeeded``). A
-    /// failure becomes a ``PaymentError`` (``PaymentError/init(capturing:phase:)``): capture is idempotent on both
-    /// vendors' servers, so it is retryable. Adapters call this rather than ``capture(_:)`` directly.
-    public func captured(_ request: CaptureRequest) async throws(PaymentError) -> ProcessorPaymentUpdate {
-        do { try await capture(request) } catch { throw PaymentError(capturing: error) }
-        return ProcessorPaymentUpdate(reference: request.reference, state: .succeeded,
-                                      processorPaymentID: request.processorPaymentID)
-    }
-
-    /// Voids through the service and returns the update an adapter reports (``PaymentState/canceled``), converting
-    /// a failure as ``captured(_:)`` does.
-    public func voided(_ request: VoidRequest) async throws(PaymentError) -> ProcessorPaymentUpdate {
-        do { try await void(request) } catch { throw PaymentError(capturing: error) }
-        return ProcessorPaymentUpdate(reference: request.reference, state: .canceled,
-                                      processorPaymentID: request.processorPaymentID)
-    }
 }
 
 extension PaymentError {

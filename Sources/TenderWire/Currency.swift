@@ -135,7 +135,7 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 extension String {
-    func trimmingWhitespace() -> Substring {
+    package func trimmingWhitespace() -> Substring {
         var s = self[...]
         while let first = s.first, first.isWhitespace { s = s.dropFirst() }
         while let last = s.last, last.isWhitespace { s = s.dropLast() }
@@ -144,5 +144,5 @@ extension String {
 }
 
 extension Substring {
-    func trimmingWhitespace() -> Substring { String(self).trimmingWhitespace() }
+    package func trimmingWhitespace() -> Substring { String(self).trimmingWhitespace() }
 }

@@ -1,21 +1,21 @@
 import Foundation
-import Tender
+import TenderWire
 
 /// Stripe's REST error codes in Tender's terms. Codes are an open set: a code not listed here keeps its text in
-/// ``Tender/PaymentError/VendorError/name`` and is mapped by its HTTP status (401/403 → not authorized, 402 → card
+/// ``TenderWire/PaymentError/VendorError/name`` and is mapped by its HTTP status (401/403 → not authorized, 402 → card
 /// declined, 404 → unknown reference, 409 → in progress, 429 → rate limited, 5xx → outcome unknown, others →
-/// ``Tender/PaymentError/Code/unrecognizedVendorError``, retry the same request).
-public enum StripeErrorTable {
+/// ``TenderWire/PaymentError/Code/unrecognizedVendorError``, retry the same request).
+package enum StripeRESTErrorTable {
     /// One row: a Stripe `code` (or `type`), and Tender's code and recovery.
-    public struct Row: Hashable, Sendable {
+    package struct Row: Hashable, Sendable {
         /// Tender's code.
-        public var code: PaymentError.Code
+        package var code: PaymentError.Code
         /// What to do next.
-        public var recovery: PaymentError.Recovery
+        package var recovery: PaymentError.Recovery
     }
 
     /// The known codes. Keys are Stripe `code` values, or `type:` + a `type` for rows matched by type.
-    public static let rows: [String: Row] = {
+    package static let rows: [String: Row] = {
         var rows: [String: Row] = [:]
         func add(_ codes: [String], _ code: PaymentError.Code, _ recovery: PaymentError.Recovery) {
             for name in codes { rows[name] = Row(code: code, recovery: recovery) }
@@ -52,7 +52,7 @@ public enum StripeErrorTable {
         return rows
     }()
 
-    /// The ``Tender/PaymentError`` for a failed Stripe request.
+    /// The ``TenderWire/PaymentError`` for a failed Stripe request.
     /// - Parameters:
     ///   - operation: what was being done, for the message ("Capturing pi_123").
     ///   - phase: the payment phase.

@@ -288,6 +288,9 @@ extension PaymentError.Code {
     public static let refundFailed = Self(rawValue: "refund_failed")
     /// A stored offline payment could not be forwarded.
     public static let forwardingFailed = Self(rawValue: "forwarding_failed")
+    /// The processor's server is rate-limiting the app's requests (HTTP 429, Stripe `rate_limit`, Square
+    /// `RATE_LIMITED`): wait, then retry the same request.
+    public static let rateLimited = Self(rawValue: "rate_limited")
 
     // MARK: Integration and account
     /// The app is not signed in to the processor, or its credentials are invalid or expired.

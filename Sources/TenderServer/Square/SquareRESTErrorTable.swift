@@ -1,13 +1,13 @@
 import Foundation
-import Tender
+import TenderWire
 
 /// Square's error codes in Tender's terms. Codes are an open set (the spec itself uses codes its `ErrorCode` enum
-/// lacks, such as `VERSION_MISMATCH`): a code not listed keeps its text in ``Tender/PaymentError/VendorError/name``
+/// lacks, such as `VERSION_MISMATCH`): a code not listed keeps its text in ``TenderWire/PaymentError/VendorError/name``
 /// and is mapped by its `category`, then by its HTTP status like Stripe's.
-public enum SquareErrorTable {
+package enum SquareRESTErrorTable {
     /// Known codes → Tender's code and recovery.
-    public static let codes: [String: StripeErrorTable.Row] = {
-        var rows: [String: StripeErrorTable.Row] = [:]
+    package static let codes: [String: StripeRESTErrorTable.Row] = {
+        var rows: [String: StripeRESTErrorTable.Row] = [:]
         func add(_ names: [String], _ code: PaymentError.Code, _ recovery: PaymentError.Recovery) {
             for name in names { rows[name] = .init(code: code, recovery: recovery) }
         }
@@ -42,7 +42,7 @@ public enum SquareErrorTable {
     }()
 
     /// Categories → Tender's code and recovery, for codes not in ``codes``.
-    public static let categories: [String: StripeErrorTable.Row] = [
+    package static let categories: [String: StripeRESTErrorTable.Row] = [
         "AUTHENTICATION_ERROR": .init(code: .notAuthorized, recovery: .fixIntegration),
         "RATE_LIMIT_ERROR": .init(code: .rateLimited, recovery: .waitAndRetry),
         "PAYMENT_METHOD_ERROR": .init(code: .cardDeclined, recovery: .collectAnotherCard),
@@ -50,7 +50,7 @@ public enum SquareErrorTable {
         "API_ERROR": .init(code: .outcomeUnknown, recovery: .retrySamePayment),
     ]
 
-    /// The ``Tender/PaymentError`` for a failed Square request.
+    /// The ``TenderWire/PaymentError`` for a failed Square request.
     static func paymentError(_ failure: ServerFailure, operation: String, phase: PaymentError.Phase) -> PaymentError {
         var error = ServerErrorMapping.generic(failure, processor: SquareServerClient.processor, operation: operation,
                                                phase: phase)

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Square's Payments API objects (version ``SquareServerClient/apiVersion``) as TenderServer reads them, under the
+/// Square's Payments API objects (version 2025-08-20, TenderServer's `Square-Version`) as TenderServer reads them and
+/// a server answers the device's lookups with them, under the
 /// API's own field names. Statuses and codes stay strings (the API documents them as open sets); the conversions
 /// interpret them.
 public enum SquareAPI {}
@@ -77,7 +78,7 @@ extension SquareAPI {
         }
 
         /// The wire names of the declared fields.
-        public static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
+        package static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
     }
 
     /// `OfflinePaymentDetails`.
@@ -130,37 +131,6 @@ extension SquareAPI {
         }
     }
 
-    /// `PaymentRefund`.
-    public struct PaymentRefund: Codable, Hashable, Sendable, DeclaredFields {
-        /// `id`.
-        public var id: String
-        /// `status`: `PENDING`, `COMPLETED`, `REJECTED`, `FAILED`.
-        public var status: String?
-        /// `location_id`.
-        public var locationID: String?
-        /// `amount_money`.
-        public var amountMoney: Money
-        /// `payment_id`.
-        public var paymentID: String?
-        /// `order_id`.
-        public var orderID: String?
-        /// `reason`.
-        public var reason: String?
-        /// `created_at`.
-        public var createdAt: String?
-        /// `updated_at`.
-        public var updatedAt: String?
-
-        enum CodingKeys: String, CodingKey, CaseIterable {
-            case id, status, reason
-            case locationID = "location_id", amountMoney = "amount_money", paymentID = "payment_id"
-            case orderID = "order_id", createdAt = "created_at", updatedAt = "updated_at"
-        }
-
-        /// The wire names of the declared fields.
-        public static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
-    }
-
     /// `Error`: `category` and `code` are open sets (the spec's `ErrorCode` enum lacks codes it uses itself).
     public struct APIError: Codable, Hashable, Sendable {
         /// `category`: `API_ERROR`, `AUTHENTICATION_ERROR`, `INVALID_REQUEST_ERROR`, `RATE_LIMIT_ERROR`,
@@ -180,29 +150,5 @@ extension SquareAPI {
             self.detail = detail
             self.field = field
         }
-    }
-
-    /// A response with a payment (`GetPayment`, `CompletePayment`, `CancelPayment`).
-    struct PaymentResponse: Codable {
-        var payment: Payment?
-        var errors: [APIError]?
-    }
-
-    /// `ListPayments`' response.
-    struct ListPaymentsResponse: Codable {
-        var payments: [Payment]?
-        var cursor: String?
-        var errors: [APIError]?
-    }
-
-    /// A response with a refund (`RefundPayment`, `GetPaymentRefund`).
-    struct RefundResponse: Codable {
-        var refund: PaymentRefund?
-        var errors: [APIError]?
-    }
-
-    /// A response with only errors (`CancelPaymentByIdempotencyKey`), or any error response.
-    struct ErrorsResponse: Codable {
-        var errors: [APIError]?
     }
 }

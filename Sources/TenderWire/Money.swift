@@ -125,5 +125,5 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 extension Character {
-    var isASCIIDigit: Bool { asciiValue.map { $0 >= 48 && $0 <= 57 } ?? false }
+    package var isASCIIDigit: Bool { asciiValue.map { $0 >= 48 && $0 <= 57 } ?? false }
 }
