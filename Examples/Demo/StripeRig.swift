@@ -56,7 +56,7 @@ struct StripeRig: DemoRig {
         case .decline(let reason): reason == "insufficient funds" ? .chargeDeclinedInsufficientFunds : .chargeDeclined
         case .declineWhenForwarded: .chargeDeclinedInsufficientFunds
         }
-        await simulator.updateConfiguration { $0.simulatedCard = type }
+        await simulator.configure { $0.simulatedCard = type }
     }
 
     func forwardOne() async -> Int {

@@ -6,13 +6,19 @@ extension SquareSimulator {
     /// A fault injected into the next payment.
     public enum Fault: Hashable, Sendable {
         /// Square's servers take the payment, but the SDK reports `timedOut` (the outcome is unknown to the app).
-        case timeoutAfterServerCharge
+        case answerLostAfterCharge
         /// The SDK reports `timedOut` before anything reaches Square: the create-payment request never arrives.
-        case timeoutBeforeServerCharge
+        case confirmNotReceived
         /// `startPayment` fails at once with this error.
         case error(Square.PaymentError)
         /// `startPayment` fails with an error that is not a 2.5 `PaymentError` (a future SDK's code).
         case unrecognizedError(String)
+        /// The next payment waits for its card until ``SquareSimulator/releaseHeld()`` (or
+        /// ``SquareSimulator/presentCard(_:)``): collection is in progress and the payment can still be canceled.
+        case holdNextCard
+        /// The next authorization request reaches Square, which acts on it only at ``SquareSimulator/releaseHeld()``:
+        /// the card has been read, the payment can no longer be canceled, and Square still charges after a relaunch.
+        case holdNextAuthorization
     }
 
     /// A fault injected into the next upload in ``SquareSimulator/syncOfflinePayments(maxCount:)``.
@@ -38,8 +44,14 @@ extension SquareSimulator {
         public var description: String { "process ended (relaunch)" }
     }
 
-    /// Injects a fault into the next payment (faults queue up, one per payment).
-    public func injectFault(_ fault: Fault) { pendingFaults.append(fault) }
+    /// Makes `fault` happen to the next payment it applies to (faults queue up, one per payment).
+    public func inject(_ fault: Fault) {
+        switch fault {
+        case .holdNextCard: holdNextCard = true
+        case .holdNextAuthorization: holdNextAuthorization = true
+        default: pendingFaults.append(fault)
+        }
+    }
 
     /// Injects a fault into the next upload (faults queue up, one per upload).
     public func injectUploadFault(_ fault: UploadFault) { uploadFaults.append(fault) }
@@ -52,14 +64,6 @@ extension SquareSimulator {
     /// `REJECTED` or `FAILED`, with no change after `COMPLETED`): it exists to prove that the core follows a refund
     /// for as long as an adapter says its vendor may change it (``SquareProcessor/Configuration/refundChangeWindow``).
     public func injectCompletedRefundFailure(after seconds: TimeInterval) { completedRefundFailures.append(seconds) }
-
-    /// The next payment waits for its card until ``releaseHeld()`` (or ``presentCard(_:)``): collection is in
-    /// progress and the payment can still be canceled.
-    public func holdNextCardPresentation() { holdNextCard = true }
-
-    /// The next authorization request reaches Square, which acts on it only at ``releaseHeld()``: the card has been
-    /// read, the payment can no longer be canceled, and Square still charges after a relaunch.
-    public func holdNextAuthorizationRequest() { holdNextAuthorization = true }
 
     /// Whether a held card presentation or authorization is waiting.
     public var isHolding: Bool {

@@ -91,7 +91,7 @@ extension SquareSimulator {
             switch first {
             case .error(let error): pendingFaults.removeFirst(); return refuse(error)
             case .unrecognizedError(let name): pendingFaults.removeFirst(); return refuse(UnrecognizedSDKError(name: name))
-            case .timeoutAfterServerCharge, .timeoutBeforeServerCharge: break
+            case .answerLostAfterCharge, .confirmNotReceived, .holdNextCard, .holdNextAuthorization: break
             }
         }
         if current != nil || heldAuthorization != nil { return refuse(Square.PaymentError.paymentAlreadyInProgress) }
@@ -183,17 +183,17 @@ extension SquareSimulator {
         }
         if flight.mustStoreOffline { return storeCurrentOffline(card) }
         var fault: Fault?
-        if let first = pendingFaults.first, first == .timeoutAfterServerCharge || first == .timeoutBeforeServerCharge {
+        if let first = pendingFaults.first, first == .answerLostAfterCharge || first == .confirmNotReceived {
             fault = pendingFaults.removeFirst()
         }
         if case .timingOut = network { return failCurrent(.timedOut, outcome: .started) }
-        guard fault != .timeoutBeforeServerCharge else { return failCurrent(.timedOut, outcome: .started) }
+        guard fault != .confirmNotReceived else { return failCurrent(.timedOut, outcome: .started) }
         guard requestReachesSquare() else {
             if flight.mayStoreOffline { return storeCurrentOffline(card) }
             return failCurrent(.noNetwork, outcome: .ended)
         }
         current = nil
-        let answerLost = fault == .timeoutAfterServerCharge
+        let answerLost = fault == .answerLostAfterCharge
         if holdNextAuthorization {
             holdNextAuthorization = false
             heldAuthorization = HeldAuthorization(flight: flight, card: card, answerLost: answerLost)

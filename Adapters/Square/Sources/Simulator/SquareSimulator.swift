@@ -112,7 +112,7 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
     struct HeldAuthorization {
         var flight: InFlight
         var card: SimulatedCard
-        /// Square charges, but the answer is lost (``Fault/timeoutAfterServerCharge``).
+        /// Square charges, but the answer is lost (``Fault/answerLostAfterCharge``).
         var answerLost: Bool
     }
 

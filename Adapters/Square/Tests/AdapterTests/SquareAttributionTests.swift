@@ -62,7 +62,7 @@ struct SquareAttributionTests {
         let ledger = InMemoryPaymentLedger()
         let sale = PaymentRequest(amount: Money(minorUnits: 9_00, currency: .usd), reference: "order-12",
                                   offlinePolicy: .forceOffline)
-        await world.simulator.holdNextCardPresentation()
+        await world.simulator.inject(.holdNextCard)
         let before = terminal(world.processor, ledger, world)
         let zombie = Task { try await before.takePayment(sale) }
         await world.waitUntilHolding()  // the reader waits for a card: nothing is stored yet

@@ -12,7 +12,7 @@ struct SquareLateArrivalTests {
     /// Starts "order-1" with its authorization held at Square, relaunches, and returns the new adapter and the
     /// time the ledger last recorded the payment.
     func relaunchWithRequestOnItsWay(_ world: SquareWorld) async throws -> (SquareProcessor, Date) {
-        await world.simulator.holdNextAuthorizationRequest()
+        await world.simulator.inject(.holdNextAuthorization)
         let zombie = Task { try await world.pay("order-1", cents: 9_00) }
         await world.waitUntilHolding()
         let recordedAt = world.clock.now()
@@ -65,7 +65,7 @@ struct SquareLateArrivalTests {
     @Test("a retry after the window sends the attempt again when nothing arrived, charged once")
     func retryAfterWindowSendsAgain() async throws {
         let world = try await SquareWorld()
-        await world.simulator.injectFault(.timeoutBeforeServerCharge)
+        await world.simulator.inject(.confirmNotReceived)
         let recordedAt = world.clock.now()
         let (first, _) = try await world.pay("order-2", cents: 7_00)
         #expect(first.state == .outcomeUnknown)
@@ -86,7 +86,7 @@ struct SquareLateArrivalTests {
                             clock: world.clock)
         }
         let sale = SquareWorld.sale("order-3", cents: 5_00)
-        await world.simulator.holdNextAuthorizationRequest()
+        await world.simulator.inject(.holdNextAuthorization)
         let before = terminal(world.processor)
         let zombie = Task { try await before.takePayment(sale) }
         await world.waitUntilHolding()

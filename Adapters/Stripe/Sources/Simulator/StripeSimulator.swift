@@ -162,7 +162,7 @@ public actor StripeSimulator: StripeClient {
     // MARK: - Test controls
 
     /// Changes the simulated configuration (card, read method, updates, limits).
-    public func updateConfiguration(_ change: @Sendable (inout Stripe.SimulatorConfiguration) -> Void) {
+    public func configure(_ change: @Sendable (inout Stripe.SimulatorConfiguration) -> Void) {
         change(&configuration)
     }
 
