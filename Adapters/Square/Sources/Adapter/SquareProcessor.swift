@@ -26,7 +26,7 @@ import Tender
 ///   not hold it and its search does not show it, it is ``ProcessorLookup/notFound`` once
 ///   ``Configuration/searchConsistencyWindow`` and ``Configuration/lateArrivalWindow`` have passed since it was first
 ///   seen absent, and a retry meanwhile says how long to wait (``lookUpPayment(_:)``).
-public final class SquareProcessor: PaymentProcessor {
+public actor SquareProcessor: PaymentProcessor {
     /// The adapter's settings, including limits Square's SDK does not report.
     public struct Configuration: Sendable {
         /// How long the device may stay offline, counted from when it was last online (reported as
@@ -59,7 +59,7 @@ public final class SquareProcessor: PaymentProcessor {
         /// Square documents no bound; the figure is UNVERIFIED, so the default is a generous minute.
         public var lateArrivalWindow: TimeInterval = 60
         /// Whether readers are reported as simulated (set it over the simulator: the SDK has no such flag).
-        public var readersAreSimulated = false
+        public var simulatedReaders = false
         /// The largest total (amount plus tip) per currency, in minor units, that the seller's account takes in one
         /// payment, refused by the core before Square is asked. Empty by default: Square documents no maximum for
         /// Mobile Payments SDK payments (UNVERIFIED that none exists; a seller's account may carry payment limits),
@@ -76,16 +76,16 @@ public final class SquareProcessor: PaymentProcessor {
     }
 
     /// `"square"`.
-    public let name = SquareErrorTable.processor
+    public nonisolated let name = SquareErrorTable.processor
     let client: any SquareClient
     let captureService: any PaymentCaptureService
-    let lookup: (any SquareServerLookup)?
+    let serverLookup: (any SquareServerLookup)?
     let refundService: (any PaymentRefundService)?
     let configuration: Configuration
     let clock: any TenderClock
     let emitter: ProcessorEventEmitter
     let observer: SquareEventObserver
-    let state = Locked(AdapterState())
+    var state = AdapterState()
 
     /// What the adapter remembers between calls (in memory only: a relaunch forgets it, and recovery does not need
     /// it).
@@ -112,23 +112,24 @@ public final class SquareProcessor: PaymentProcessor {
         var storedAt: Date
     }
 
-    /// Creates the adapter.
+    /// Creates the adapter. Apps create one with the bridge's `SquareProcessor.mobilePayments(…)` or the
+    /// simulator's `makeProcessor(…)`.
     /// - Parameters:
     ///   - client: the SDK (or the simulator).
     ///   - captureService: the app's server-side capture and void (`CompletePayment`, `CancelPayment`).
-    ///   - lookup: the app's server-side payment lookup, for recovery and abandonment; without it, unknown outcomes
+    ///   - serverLookup: the app's server-side payment lookup, for recovery and abandonment; without it, unknown outcomes
     ///     stay unknown until the core reconciles them.
     ///   - refundService: the app's server-side refunds (`RefundPayment`); without it, refunds are refused.
     ///   - configuration: the settings.
     ///   - clock: the clock the consistency window and capture deadlines are measured on.
     ///   - emitter: where events go (pass one `keepingHistory` to inspect them in tests).
-    public init(client: any SquareClient, captureService: any PaymentCaptureService,
-                lookup: (any SquareServerLookup)? = nil, refundService: (any PaymentRefundService)? = nil,
-                configuration: Configuration = Configuration(), clock: any TenderClock = SystemClock(),
-                emitter: ProcessorEventEmitter = ProcessorEventEmitter()) {
+    package init(client: any SquareClient, captureService: any PaymentCaptureService,
+                 serverLookup: (any SquareServerLookup)? = nil, refundService: (any PaymentRefundService)? = nil,
+                 configuration: Configuration = Configuration(), clock: any TenderClock = SystemClock(),
+                 emitter: ProcessorEventEmitter = ProcessorEventEmitter()) {
         self.client = client
         self.captureService = captureService
-        self.lookup = lookup
+        self.serverLookup = serverLookup
         self.refundService = refundService
         self.configuration = configuration
         self.clock = clock
@@ -136,17 +137,17 @@ public final class SquareProcessor: PaymentProcessor {
         self.observer = SquareEventObserver(emitter: emitter)
     }
 
-    /// The event stream (``ProcessorEventEmitter/stream``).
-    public func events() -> AsyncStream<ProcessorEvent> { emitter.stream }
+    /// Every event sent so far (only with an emitter `keepingHistory`).
+    package nonisolated var emittedEvents: [ProcessorEvent] { emitter.emitted }
+
+    /// The adapter's events.
+    public nonisolated func events() -> AsyncStream<ProcessorEvent> { emitter.stream }
 
     /// Registers the adapter's reader and network observers with the SDK and reports the current network status;
     /// called by every entry point, once. ``stopObserving()`` removes them.
     public func startObserving() async {
-        let first = state.withLock { state in
-            defer { state.observing = true }
-            return !state.observing
-        }
-        guard first else { return }
+        guard !state.observing else { return }
+        state.observing = true
         await client.readerManager.add(observer)
         await client.networkMonitor.add(observer)
         observer.remember(await client.readerManager.readers)
@@ -156,11 +157,8 @@ public final class SquareProcessor: PaymentProcessor {
 
     /// Removes the adapter's observers from the SDK (`remove(_:)`), e.g. before the adapter is dropped.
     public func stopObserving() async {
-        let was = state.withLock { state in
-            defer { state.observing = false }
-            return state.observing
-        }
-        guard was else { return }
+        guard state.observing else { return }
+        state.observing = false
         await client.readerManager.remove(observer)
         await client.networkMonitor.remove(observer)
     }
@@ -264,7 +262,7 @@ extension SquareProcessor {
             readers = await client.readerManager.readers
         }
         let locationID = await client.authorizationManager.location?.id
-        return readers.map { SquareMapping.reader($0, locationID: locationID, isSimulated: configuration.readersAreSimulated) }
+        return readers.map { SquareMapping.reader($0, locationID: locationID, isSimulated: configuration.simulatedReaders) }
     }
 
     /// Makes a paired reader ready at the authorized location, retrying its connection when it is unavailable.
@@ -288,7 +286,7 @@ extension SquareProcessor {
             info = await client.readerManager.readers.first(where: { $0.id == info.id }) ?? info
         }
         if let error = SquareMapping.readerError(info.statusInfo) { throw error }
-        return SquareMapping.reader(info, locationID: locationID, isSimulated: configuration.readersAreSimulated)
+        return SquareMapping.reader(info, locationID: locationID, isSimulated: configuration.simulatedReaders)
     }
 
     /// Square has no "disconnect": the paired readers are forgotten (`forget(_:)`).

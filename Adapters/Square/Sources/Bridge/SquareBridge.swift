@@ -34,7 +34,7 @@ import TenderSquare
 /// var settings = SquareProcessor.Configuration()
 /// settings.presentation = Square.PresentationContext(name: "checkout") { checkoutViewController }
 /// let processor = SquareProcessor(client: SquareMobilePaymentsBridge(), captureService: myServer,
-///                                 lookup: myServer, configuration: settings)
+///                                 serverLookup: myServer, configuration: settings)
 /// ```
 ///
 /// What it does, member by member (the extensions say how):

@@ -21,9 +21,9 @@ struct SquareAttributionTests {
     func relaunched(_ world: SquareWorld) async -> SquareProcessor {
         await world.simulator.relaunch()
         var settings = SquareProcessor.Configuration()
-        settings.readersAreSimulated = true
+        settings.simulatedReaders = true
         return SquareProcessor(client: world.simulator, captureService: world.simulator.server,
-                               lookup: world.simulator.server, configuration: settings, clock: world.clock)
+                               serverLookup: world.simulator.server, configuration: settings, clock: world.clock)
     }
 
     @Test("item 9: a reused reference on a fresh ledger is never recorded as paid by the earlier sale's payment")

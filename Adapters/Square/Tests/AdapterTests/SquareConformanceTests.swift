@@ -90,10 +90,10 @@ struct SquareConformanceSubject: ConformanceSubject {
         func relaunch() async throws -> any PaymentProcessor {
             await world.simulator.relaunch()
             var settings = SquareProcessor.Configuration()
-            settings.readersAreSimulated = true
+            settings.simulatedReaders = true
             settings.refundChangeWindow = SquareConformanceSubject.refundChangeWindow
             let fresh = SquareProcessor(client: world.simulator, captureService: world.simulator.server,
-                                        lookup: world.simulator.server, refundService: world.simulator.server,
+                                        serverLookup: world.simulator.server, refundService: world.simulator.server,
                                         configuration: settings, clock: world.clock)
             await fresh.startObserving()
             current.withLock { $0 = fresh }

@@ -20,7 +20,7 @@ struct SquareLateArrivalTests {
         #expect(try await zombie.value.0.state == .outcomeUnknown, "the old process's task learns nothing")
         #expect(await world.simulator.isHolding, "the request is in the network, not in the SDK")
         let fresh = SquareProcessor(client: world.simulator, captureService: world.simulator.server,
-                                    lookup: world.simulator.server, clock: world.clock)
+                                    serverLookup: world.simulator.server, clock: world.clock)
         return (fresh, recordedAt)
     }
 
@@ -51,10 +51,10 @@ struct SquareLateArrivalTests {
         let world = try await SquareWorld()
         let (_, recordedAt) = try await relaunchWithRequestOnItsWay(world)
         var settings = SquareProcessor.Configuration()
-        settings.readersAreSimulated = true
+        settings.simulatedReaders = true
         settings.lateArrivalWindow = 0
         let careless = SquareProcessor(client: world.simulator, captureService: world.simulator.server,
-                                       lookup: world.simulator.server, configuration: settings, clock: world.clock)
+                                       serverLookup: world.simulator.server, configuration: settings, clock: world.clock)
         let (retried, _) = try await world.pay("order-1", cents: 9_00, attempt: retry(since: recordedAt), on: careless)
         #expect(retried.state == .succeeded)
         await world.simulator.releaseHeld()
@@ -93,7 +93,7 @@ struct SquareLateArrivalTests {
         await world.simulator.relaunch()
         #expect(try await zombie.value.state == .outcomeUnknown)
         let fresh = SquareProcessor(client: world.simulator, captureService: world.simulator.server,
-                                    lookup: world.simulator.server, clock: world.clock)
+                                    serverLookup: world.simulator.server, clock: world.clock)
         let after = terminal(fresh)
         for _ in 0..<3 {  // a cashier trying again every 15 s
             world.clock.advance(by: 15)

@@ -182,7 +182,7 @@ struct SquareRecoveryTests {
         await world.simulator.releaseHeld()  // Square acts on the request it received
         world.clock.advance(by: 60)
         let fresh = SquareProcessor(client: world.simulator, captureService: world.simulator.server,
-                                    lookup: world.simulator.server, clock: world.clock)
+                                    serverLookup: world.simulator.server, clock: world.clock)
         func look(_ reference: String, _ update: ProcessorPaymentUpdate?, _ state: PaymentState) async throws
             -> ProcessorPaymentUpdate? {
             let query = PaymentLookupQuery(reference: reference, localID: update?.localID,
@@ -208,7 +208,7 @@ struct SquareRecoveryTests {
         await world.simulator.relaunch()
         _ = try await zombie.value
         let fresh = SquareProcessor(client: world.simulator, captureService: world.simulator.server,
-                                    lookup: world.simulator.server, clock: world.clock)
+                                    serverLookup: world.simulator.server, clock: world.clock)
         #expect(try await fresh.lookUpPayment(world.query("order-1")) == .unknown)
         let (retry, _) = try await world.pay("order-1", cents: 9_00,
                                              attempt: PaymentAttempt(number: 2, previousState: .collecting), on: fresh)

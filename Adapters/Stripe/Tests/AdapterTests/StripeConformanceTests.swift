@@ -27,7 +27,7 @@ struct StripeConformanceSubject: ConformanceSubject {
 
         static func processor(_ simulator: StripeSimulator, _ clock: ManualClock) -> StripeProcessor {
             StripeProcessor(client: simulator, captureService: simulator.server, serverLookup: simulator.server,
-                            refundService: simulator.server, clock: clock, simulatedReaders: true)
+                            refundService: simulator.server, configuration: .withSimulatedReaders, clock: clock)
         }
 
         var processor: any PaymentProcessor { current.current }
