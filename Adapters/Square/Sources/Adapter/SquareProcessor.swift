@@ -39,14 +39,14 @@ public actor SquareProcessor: PaymentProcessor {
         public var deviceOfflinePaymentCap: Int? = 1000
         /// The prompt parameters of every payment (Square's only prompt settings: whose UI, and which additional
         /// methods such as keyed entry it offers).
-        public var promptParameters = Square.PromptParameters()
+        package var promptParameters = Square.PromptParameters()
         /// Where Square's payment UI is presented from (the app's view controller, through the bridge).
-        public var presentation = Square.PresentationContext.headless
+        package var presentation = Square.PresentationContext.headless
         /// The delay, in seconds, after which Square applies ``delayAction`` to an uncaptured manual-capture
         /// payment: at least 60, at most Square's card-present default of 36 hours (129,600 s).
         public var delayDuration: TimeInterval = 36 * 60 * 60
         /// What Square does to an uncaptured payment when the delay ends.
-        public var delayAction: Square.DelayAction = .cancel
+        package var delayAction: Square.DelayAction = .cancel
         /// How long after a vendor payment was first recorded an empty `ListPayments` search still proves nothing.
         /// Square says its results "might take several seconds to appear"; the figure is UNVERIFIED, so the
         /// default is a generous minute.

@@ -11,7 +11,7 @@ extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
     /// `authorize(withAccessToken:locationID:completion:)`, called on the main actor as Square requires; returns when
     /// the completion runs, throwing its error mapped by case (``SquareBridgeErrors/authorization(_:)``). The access
     /// token is passed to the SDK and kept nowhere.
-    public func authorize(withAccessToken accessToken: String, locationID: String)
+    package func authorize(withAccessToken accessToken: String, locationID: String)
         async throws(Square.AuthorizationError) {
         if let error = await authorizeOnMain(accessToken, locationID: locationID) { throw error }
         noteSquareReached()
@@ -29,7 +29,7 @@ extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
 
     /// `deauthorize(completion:)`, called on the main actor as Square requires; returns when the completion runs
     /// (Square: wait for it before authorizing again).
-    public func deauthorize() async {
+    package func deauthorize() async {
         await deauthorizeOnMain()
     }
 
@@ -42,7 +42,7 @@ extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
     }
 
     /// `state`, on the main actor.
-    public var state: Square.AuthorizationState {
+    package var state: Square.AuthorizationState {
         get async { await stateOnMain() }
     }
 
@@ -50,7 +50,7 @@ extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
     private func stateOnMain() -> Square.AuthorizationState { SquareBridgeValues.value(sdk.authorizationManager.state) }
 
     /// `location`, on the main actor, copied.
-    public var location: Square.Location? {
+    package var location: Square.Location? {
         get async { await locationOnMain() }
     }
 
@@ -60,7 +60,7 @@ extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
     }
 
     /// `add(_:)` with a ``SquareAuthorizationObserverRelay`` for `observer` (once per observer).
-    public func add(_ observer: any Square.AuthorizationStateObserver) async {
+    package func add(_ observer: any Square.AuthorizationStateObserver) async {
         await addOnMain(observer)
     }
 
@@ -72,7 +72,7 @@ extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
     }
 
     /// `remove(_:)` of the relay added for `observer`.
-    public func remove(_ observer: any Square.AuthorizationStateObserver) async {
+    package func remove(_ observer: any Square.AuthorizationStateObserver) async {
         await removeOnMain(observer)
     }
 

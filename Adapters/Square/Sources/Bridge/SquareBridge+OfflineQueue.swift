@@ -11,7 +11,7 @@ extension SquareMobilePaymentsBridge: Square.OfflinePaymentQueue {
     /// `offlinePaymentQueue.getPayments(_:)`, called on the main actor; its completion's payments are copied on the
     /// main thread. An error in the completion is thrown, mapped by case (``SquareBridgeErrors/offlineQueue(_:)``),
     /// even when payments came with it.
-    public func getPayments() async throws(Square.OfflinePaymentQueueError) -> [Square.OfflinePayment] {
+    package func getPayments() async throws(Square.OfflinePaymentQueueError) -> [Square.OfflinePayment] {
         try await paymentsOnMain().get()
     }
 
@@ -34,7 +34,7 @@ extension SquareMobilePaymentsBridge: Square.OfflinePaymentQueue {
 
     /// `offlinePaymentQueue.getTotalStoredPaymentsAmount(completion:)`, called on the main actor. A `nil` amount is a
     /// failure: its error is thrown, mapped by case, or `unexpected` when the SDK gave none.
-    public func getTotalStoredPaymentsAmount() async throws(Square.OfflinePaymentQueueError) -> any Square.MoneyAmount {
+    package func getTotalStoredPaymentsAmount() async throws(Square.OfflinePaymentQueueError) -> any Square.MoneyAmount {
         try await totalOnMain().get()
     }
 

@@ -18,7 +18,7 @@ extension SquareSimulator {
     /// stays `started` (the SDK did not learn an outcome). So that a test's task still awaiting the old adapter does
     /// not hang, the forgotten delegate receives one ``ProcessEnded`` failure, which the adapter can only read as an
     /// unknown outcome; a real app has no such task after a relaunch.
-    public func relaunch() {
+    package func relaunch() {
         applyTimedRules()
         generation += 1
         if let flight = current {
@@ -40,12 +40,12 @@ extension SquareSimulator {
 
     /// Simulates the SDK no longer reporting the idempotency key of an attempt (the app deleted and reinstalled, or
     /// its storage cleared): Square's servers still hold whatever that key created.
-    public func forgetIdempotencyKey(paymentAttemptID: String) { store.attempts[paymentAttemptID] = nil }
+    package func forgetIdempotencyKey(paymentAttemptID: String) { store.attempts[paymentAttemptID] = nil }
 
     // MARK: AuthorizationManager
 
     /// Authorizes a seller at a location, checking what Square checks, in order.
-    public func authorize(withAccessToken accessToken: String, locationID: String) async throws(Square.AuthorizationError) {
+    package func authorize(withAccessToken accessToken: String, locationID: String) async throws(Square.AuthorizationError) {
         if accessToken.isEmpty { throw .emptyAccessToken }
         if locationID.isEmpty { throw .emptyLocationID }
         if store.authorizedMerchantID != nil { throw .alreadyAuthorized }
@@ -64,7 +64,7 @@ extension SquareSimulator {
     /// out of your application"); they upload again once that seller signs in here, unless
     /// ``Configuration/uploadsOtherAccounts``. Dropped only if ``Configuration/deauthorizeDropsQueue`` (UNVERIFIED
     /// for the MPSDK; Square help 7775 says so for the POS app).
-    public func deauthorize() async {
+    package func deauthorize() async {
         if store.configuration.deauthorizeDropsQueue, let merchant = store.authorizedMerchantID {
             let location = store.authorizedLocationID
             store.devicePayments.removeAll {
@@ -77,16 +77,16 @@ extension SquareSimulator {
     }
 
     /// The authorization state.
-    public var state: Square.AuthorizationState { store.authorizedMerchantID == nil ? .notAuthorized : .authorized }
+    package var state: Square.AuthorizationState { store.authorizedMerchantID == nil ? .notAuthorized : .authorized }
 
     /// The authorized location.
-    public var location: Square.Location? { authorized?.location }
+    package var location: Square.Location? { authorized?.location }
 
     /// Adds an authorization observer.
-    public func add(_ observer: any Square.AuthorizationStateObserver) { authorizationObservers.append(observer) }
+    package func add(_ observer: any Square.AuthorizationStateObserver) { authorizationObservers.append(observer) }
 
     /// Removes an authorization observer.
-    public func remove(_ observer: any Square.AuthorizationStateObserver) {
+    package func remove(_ observer: any Square.AuthorizationStateObserver) {
         authorizationObservers.removeAll { $0 === observer }
     }
 }

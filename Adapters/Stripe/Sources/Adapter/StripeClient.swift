@@ -42,7 +42,7 @@ import Foundation
 ///   ``Tender/PaymentState/collecting`` and ``Tender/PaymentState/processing`` separately, applies seed 002's
 ///   failure table to the confirmation's typed error (`processPaymentIntent` reports a plain `Error`), and
 ///   confirms an already collected intent again after a lost answer without asking the customer for the card.
-public protocol StripeClient: Sendable {
+package protocol StripeClient: Sendable {
     // MARK: Delegates, logging and credentials
 
     /// `Terminal.shared.delegate`: connection and payment status changes. The SDK asserts that it is set before a
@@ -138,14 +138,14 @@ extension Stripe {
     /// `SCPConnectionTokenProvider` in its `async` form: the app fetches a connection token from its backend. The SDK
     /// may ask while forwarding offline payments, even when it believes it is offline. Given to the bridge (or the
     /// simulator) at initialization, like the SDK's `initWithTokenProvider`.
-    public protocol ConnectionTokenProvider: Sendable {
+    package protocol ConnectionTokenProvider: Sendable {
         /// `fetchConnectionToken() async throws -> String`: a token, or an error. The async form cannot answer
         /// "nothing"; the simulator treats an empty token as the completion form's `(nil, nil)` (1510).
         func fetchConnectionToken() async throws -> String
     }
 
     /// `SCPTerminalDelegate` (both methods optional in the SDK).
-    public protocol TerminalDelegate: Sendable {
+    package protocol TerminalDelegate: Sendable {
         /// `terminal(_:didChangeConnectionStatus:)`.
         func didChangeConnectionStatus(_ status: ConnectionStatus)
         /// `terminal(_:didChangePaymentStatus:)`.

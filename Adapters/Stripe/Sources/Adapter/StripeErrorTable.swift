@@ -11,7 +11,7 @@ extension Stripe {
     ///
     /// The Swift case names follow Clang's import of the `SCPError` header names (`NFCDisabled` → `nfcDisabled`);
     /// the reference notes they were not checked against a `.swiftinterface`.
-    public static let errorTable = VendorErrorTable(processor: "stripe", vendorType: "ErrorCode", rows: [
+    package static let errorTable = VendorErrorTable(processor: "stripe", vendorType: "ErrorCode", rows: [
         // MARK: Integration errors
         VendorErrorMapping("cancelFailedAlreadyCompleted", 1010, .invalidState, .none, .cancellation,
             "Cancel failed: command already completed."),

@@ -9,7 +9,7 @@ import Foundation
 /// An empty search is therefore "not seen yet", never "never created"; retrieving by id is consistent.
 ///
 /// `TenderServer`'s Stripe client implements it over the REST API; ``StripeSimulator``'s server does in tests.
-public protocol StripeServerLookup: Sendable {
+package protocol StripeServerLookup: Sendable {
     /// `GET /v1/payment_intents/search?query=metadata['key']:'value'`: the intents whose `metadata[key] == value`,
     /// oldest first, as Stripe's search index has them now.
     /// - Throws: when the server cannot be reached (the adapter then answers "unknown").

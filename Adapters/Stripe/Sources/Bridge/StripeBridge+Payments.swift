@@ -13,7 +13,7 @@ extension StripeTerminalBridge {
 
     /// `createPaymentIntent(_:createConfig:completion:)` with parameters from `PaymentIntentParametersBuilder` and the
     /// offline behaviour from `CreateConfigurationBuilder` (either builder's error is thrown, nothing is created).
-    public func createPaymentIntent(_ parameters: Stripe.PaymentIntentParameters,
+    package func createPaymentIntent(_ parameters: Stripe.PaymentIntentParameters,
                                     createConfig: Stripe.CreateConfiguration?) async throws(Stripe.ErrorCode)
         -> Stripe.PaymentIntent {
         let answer = StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
@@ -46,7 +46,7 @@ extension StripeTerminalBridge {
     }
 
     /// `retrievePaymentIntent(clientSecret:completion:)`: a new SDK object (a new handle) for an intent Stripe holds.
-    public func retrievePaymentIntent(clientSecret: String) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
+    package func retrievePaymentIntent(clientSecret: String) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
         let answer = StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
         await startRetrieval(clientSecret, answer: answer)
         return try await answer.value.get()
@@ -65,7 +65,7 @@ extension StripeTerminalBridge {
     /// `collectPaymentMethod(_:collectConfig:completion:)` on the registered object, with `skipTipping` and
     /// `updatePaymentIntent` from `CollectPaymentIntentConfigurationBuilder`. An unknown handle is refused
     /// (`confirmInvalidPaymentIntent`, no intent) without calling the SDK, as is a builder's error.
-    public func collectPaymentMethod(_ paymentIntent: Stripe.PaymentIntent,
+    package func collectPaymentMethod(_ paymentIntent: Stripe.PaymentIntent,
                                      collectConfig: Stripe.CollectPaymentIntentConfiguration?,
                                      completion: @escaping @Sendable (Stripe.PaymentIntent?, Stripe.ErrorCode?) -> Void)
         async -> (any Stripe.Cancelable)? {
@@ -104,7 +104,7 @@ extension StripeTerminalBridge {
     /// `ConfirmPaymentIntentError`, whose `paymentIntent` (nil: outcome unknown) becomes the error's intent. An unknown
     /// handle is refused (`confirmInvalidPaymentIntent`) without calling the SDK and with no intent: the adapter then
     /// asks Stripe what happened rather than assume nothing did.
-    public func confirmPaymentIntent(_ paymentIntent: Stripe.PaymentIntent,
+    package func confirmPaymentIntent(_ paymentIntent: Stripe.PaymentIntent,
                                      confirmConfig: Stripe.ConfirmPaymentIntentConfiguration?,
                                      completion: @escaping @Sendable (Stripe.PaymentIntent?, Stripe.ErrorCode?) -> Void)
         async -> (any Stripe.Cancelable)? {
@@ -140,7 +140,7 @@ extension StripeTerminalBridge {
 
     /// `cancelPaymentIntent(_:completion:)` on the registered object (an unknown handle is refused with
     /// `confirmInvalidPaymentIntent` without calling the SDK).
-    public func cancelPaymentIntent(_ paymentIntent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode)
+    package func cancelPaymentIntent(_ paymentIntent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode)
         -> Stripe.PaymentIntent {
         let answer = StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
         await startCancellation(paymentIntent, answer: answer)

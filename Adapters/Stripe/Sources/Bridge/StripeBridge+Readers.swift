@@ -16,7 +16,7 @@ extension StripeTerminalBridge {
     /// `BluetoothProximityDiscoveryConfigurationBuilder`). A builder's error, or a method this bridge does not build
     /// (internet, Tap to Pay: the adapter connects Bluetooth readers only), completes at once with the error
     /// (`invalidDiscoveryConfiguration` for the latter) without discovering.
-    public func discoverReaders(_ configuration: Stripe.DiscoveryConfiguration, delegate: any Stripe.DiscoveryDelegate,
+    package func discoverReaders(_ configuration: Stripe.DiscoveryConfiguration, delegate: any Stripe.DiscoveryDelegate,
                                 completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void) async
         -> any Stripe.Cancelable {
         await startDiscovery(configuration, delegate: delegate, completion: completion)
@@ -64,7 +64,7 @@ extension StripeTerminalBridge {
     /// number) and a `BluetoothConnectionConfigurationBuilder(delegate:locationId:)` configuration whose delegate
     /// forwards to `connectionConfig.delegate` (held by the bridge until the next connection). A serial number no
     /// discovery reported is refused (`invalidRequiredParameter`) without calling the SDK; a builder's error is thrown.
-    public func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.BluetoothConnectionConfiguration) async
+    package func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.BluetoothConnectionConfiguration) async
         throws(Stripe.ErrorCode) -> Stripe.Reader {
         let answer = StripeBridgeAnswer<Result<Stripe.Reader, Stripe.ErrorCode>>()
         await startConnection(reader, connectionConfig: connectionConfig, answer: answer)
@@ -105,7 +105,7 @@ extension StripeTerminalBridge {
     }
 
     /// `disconnectReader(_:)`.
-    public func disconnectReader() async throws(Stripe.ErrorCode) {
+    package func disconnectReader() async throws(Stripe.ErrorCode) {
         let answer = StripeBridgeAnswer<Stripe.ErrorCode?>()
         await startDisconnect(answer)
         if let error = await answer.value { throw error }
@@ -119,7 +119,7 @@ extension StripeTerminalBridge {
     }
 
     /// `rebootReader(_:)`.
-    public func rebootReader() async throws(Stripe.ErrorCode) {
+    package func rebootReader() async throws(Stripe.ErrorCode) {
         let answer = StripeBridgeAnswer<Stripe.ErrorCode?>()
         await startReboot(answer)
         if let error = await answer.value { throw error }
@@ -133,7 +133,7 @@ extension StripeTerminalBridge {
     }
 
     /// `installAvailableUpdate()`: progress and the outcome go to the connection's reader delegate.
-    public func installAvailableUpdate() async { await startUpdate() }
+    package func installAvailableUpdate() async { await startUpdate() }
 
     @MainActor private func startUpdate() { terminal.installAvailableUpdate() }
 

@@ -46,7 +46,7 @@ import TenderStripe
 ///
 /// A relaunch is a new process: a new bridge with an empty registry. Creating a second bridge in one process
 /// replaces the first one's delegates on `Terminal.shared` (the SDK has one of each).
-public final class StripeTerminalBridge: StripeClient, Sendable {
+package final class StripeTerminalBridge: StripeClient, Sendable {
     /// `Terminal.shared`, as read at initialization.
     @MainActor let terminal: Terminal
     /// The SDK's intent and reader objects, by handle and serial number.
@@ -70,7 +70,7 @@ public final class StripeTerminalBridge: StripeClient, Sendable {
     ///   - objectCapacity: how many intent objects the bridge keeps for the adapter to pass back
     ///     (the least recently used are forgotten beyond it; a forgotten handle is refused like an earlier launch's).
     @MainActor
-    public init(offlineModeEnabled: Bool, objectCapacity: Int = 512) {
+    package init(offlineModeEnabled: Bool, objectCapacity: Int = 512) {
         let registry = StripeObjectRegistry(capacity: objectCapacity)
         let terminal = Terminal.shared
         self.registry = registry
@@ -85,14 +85,14 @@ public final class StripeTerminalBridge: StripeClient, Sendable {
     // MARK: Delegates and logging
 
     /// Forwards `Terminal.shared.delegate`'s callbacks to `delegate` from now on (nil: to nobody).
-    public func setTerminalDelegate(_ delegate: (any Stripe.TerminalDelegate)?) { terminalObserver.forward(to: delegate) }
+    package func setTerminalDelegate(_ delegate: (any Stripe.TerminalDelegate)?) { terminalObserver.forward(to: delegate) }
 
     /// Forwards `Terminal.shared.offlineDelegate`'s callbacks to `delegate` from now on (nil: to nobody).
-    public func setOfflineDelegate(_ delegate: (any Stripe.OfflineDelegate)?) { offlineObserver.forward(to: delegate) }
+    package func setOfflineDelegate(_ delegate: (any Stripe.OfflineDelegate)?) { offlineObserver.forward(to: delegate) }
 
     /// `Terminal.setLogListener(_:)`, on the main actor. The SDK calls the listener on any thread; it cannot be
     /// removed.
-    public func setLogListener(_ listener: @escaping @Sendable (String) -> Void) {
+    package func setLogListener(_ listener: @escaping @Sendable (String) -> Void) {
         // `@Sendable`: not isolated to the main actor, so the SDK may call it from any thread.
         Task { @MainActor in Terminal.setLogListener { @Sendable line in listener(line) } }
     }
@@ -100,22 +100,22 @@ public final class StripeTerminalBridge: StripeClient, Sendable {
     // MARK: Status
 
     /// `Terminal.shared.connectionStatus`, read on the main actor.
-    public var connectionStatus: Stripe.ConnectionStatus {
+    package var connectionStatus: Stripe.ConnectionStatus {
         get async { await readConnectionStatus() }
     }
 
     /// `Terminal.shared.paymentStatus`, read on the main actor.
-    public var paymentStatus: Stripe.PaymentStatus {
+    package var paymentStatus: Stripe.PaymentStatus {
         get async { await readPaymentStatus() }
     }
 
     /// `Terminal.shared.connectedReader`, read on the main actor (nil until a connect completes).
-    public var connectedReader: Stripe.Reader? {
+    package var connectedReader: Stripe.Reader? {
         get async { await readConnectedReader() }
     }
 
     /// What the app passed at initialization (not an SDK property).
-    public var offlineModeEnabled: Bool {
+    package var offlineModeEnabled: Bool {
         get async { offlineModeSetting }
     }
 

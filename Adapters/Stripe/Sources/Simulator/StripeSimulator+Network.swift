@@ -10,7 +10,7 @@ extension StripeSimulator {
     /// Going back to ``Stripe/SimulatedOfflineMode/disabled`` forwards the stored payments when
     /// ``Stripe/SimulatorConfiguration/forwardsWhenNetworkReturns`` is on, as the SDK does "when Internet access is
     /// restored".
-    public func setSimulatedOfflineMode(_ mode: Stripe.SimulatedOfflineMode) async {
+    package func setSimulatedOfflineMode(_ mode: Stripe.SimulatedOfflineMode) async {
         offlineMode = mode
         setNetworkStatus(network.reportedStatus == .online ? .online : .offline)
         log("simulated offline mode: \(mode.rawValue)")

@@ -1,4 +1,5 @@
 import Foundation
+import StripeTerminalSurface
 import TenderStripe
 
 // The simulator's delegates, relaying each callback to the app's SDK delegate with the SDK's sender-first signature
