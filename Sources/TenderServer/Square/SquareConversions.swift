@@ -8,7 +8,7 @@ import TenderSquare
 extension SquareServerClient {
     /// The adapter's server-side value for a REST payment: the SDK's fields plus the delay, the offline details and
     /// what was refunded.
-    public static func apiPayment(_ payment: SquareAPI.Payment) -> Square.APIPayment {
+    package static func apiPayment(_ payment: SquareAPI.Payment) -> Square.APIPayment {
         let id = payment.id
         let online = onlinePayment(payment)
         let delayAction: Square.DelayAction? = switch payment.delayAction {
@@ -26,7 +26,7 @@ extension SquareServerClient {
     }
 
     /// The adapter's value for a REST payment.
-    public static func onlinePayment(_ payment: SquareAPI.Payment) -> Square.OnlinePayment {
+    package static func onlinePayment(_ payment: SquareAPI.Payment) -> Square.OnlinePayment {
         let created = date(payment.createdAt) ?? Date(timeIntervalSince1970: 0)
         return Square.OnlinePayment(
             id: payment.id, status: paymentStatus(payment.status),
@@ -38,7 +38,7 @@ extension SquareServerClient {
     }
 
     /// `Payment.status` by name.
-    public static func paymentStatus(_ status: String?) -> Square.PaymentStatus {
+    package static func paymentStatus(_ status: String?) -> Square.PaymentStatus {
         switch status {
         case "APPROVED": .approved
         case "PENDING": .pending

@@ -107,13 +107,13 @@ extension SquareServerClient: PaymentRefundService {
 extension SquareServerClient: SquareServerLookup {
     /// The payments with this `reference_id` at the location, online and offline, oldest first, converted for the
     /// adapter.
-    public func payments(referenceID: String, locationID: String) async throws -> [Square.APIPayment] {
+    package func payments(referenceID: String, locationID: String) async throws -> [Square.APIPayment] {
         let found: [SquareAPI.Payment] = try await payments(referenceID: referenceID, locationID: locationID)
         return found.map(Self.apiPayment)
     }
 
     /// `GetPayment` (``getPayment(id:)``), converted for the adapter; `nil` when Square answers `NOT_FOUND`.
-    public func payment(id: String) async throws -> Square.APIPayment? {
+    package func payment(id: String) async throws -> Square.APIPayment? {
         try await getPayment(id: id).map(Self.apiPayment)
     }
 

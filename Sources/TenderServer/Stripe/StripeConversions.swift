@@ -16,7 +16,7 @@ extension StripeServerClient {
     ///   2023-08-16 report it); `requiresUpload` is false for any server copy: Stripe has it.
     /// - Throws: ``Tender/PaymentError/Code/unrecognizedVendorError`` for a status the SDK type cannot hold (a status
     ///   Stripe added later): never a guess.
-    public static func sdkPaymentIntent(_ intent: StripeAPI.PaymentIntent) throws(PaymentError) -> Stripe.PaymentIntent {
+    package static func sdkPaymentIntent(_ intent: StripeAPI.PaymentIntent) throws(PaymentError) -> Stripe.PaymentIntent {
         guard let status = paymentIntentStatus(intent.status) else {
             throw PaymentError(.unrecognizedVendorError, recovery: .retrySamePayment, phase: .reconciliation,
                                message: "Stripe reports PaymentIntent \(intent.id) as \(intent.status), a status Tender does not know.",
@@ -66,7 +66,7 @@ extension StripeServerClient {
     }
 
     /// The SDK status of a REST status, by name; nil for one the SDK type does not have.
-    public static func paymentIntentStatus(_ status: String) -> Stripe.PaymentIntentStatus? {
+    package static func paymentIntentStatus(_ status: String) -> Stripe.PaymentIntentStatus? {
         switch status {
         case "requires_payment_method": .requiresPaymentMethod
         case "requires_confirmation": .requiresConfirmation

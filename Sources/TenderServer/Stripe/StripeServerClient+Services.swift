@@ -69,7 +69,7 @@ extension StripeServerClient: StripeServerLookup {
     /// nothing was found, which (Search being eventually consistent) is "not seen yet", never "never created";
     /// use ``findPaymentIntents(metadataKey:value:)`` to tell ``StripeReferenceLookup/unknown`` from
     /// ``StripeReferenceLookup/absent``.
-    public func paymentIntents(metadataKey key: String, value: String) async throws -> [Stripe.PaymentIntent] {
+    package func paymentIntents(metadataKey key: String, value: String) async throws -> [Stripe.PaymentIntent] {
         let intents = try await findPaymentIntents(metadataKey: key, value: value).intents
         var converted: [Stripe.PaymentIntent] = []
         for intent in intents { converted.append(try Self.sdkPaymentIntent(intent)) }
@@ -77,14 +77,14 @@ extension StripeServerClient: StripeServerLookup {
     }
 
     /// The intent by id, converted, or nil when Stripe has none with this id.
-    public func paymentIntent(id: String) async throws -> Stripe.PaymentIntent? {
+    package func paymentIntent(id: String) async throws -> Stripe.PaymentIntent? {
         guard let intent = try await retrievePaymentIntent(id: id) else { return nil }
         return try Self.sdkPaymentIntent(intent)
     }
 
     /// Cancels an abandoned attempt's intent under the idempotency key `<intent id>/abandon`; an intent already
     /// canceled is returned as it is.
-    public func cancelPaymentIntent(id: String) async throws -> Stripe.PaymentIntent {
+    package func cancelPaymentIntent(id: String) async throws -> Stripe.PaymentIntent {
         let intent = try await cancel(id: id, idempotencyKey: "\(id)/abandon", reason: nil)
         return try Self.sdkPaymentIntent(intent)
     }

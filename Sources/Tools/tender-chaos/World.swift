@@ -115,7 +115,7 @@ final class World: @unchecked Sendable {
 
     /// The adapters' consistency windows: how long an empty search proves nothing.
     var longestConsistencyWindow: Double {
-        max(stripe.searchConsistencyWindow, Accounts.squareAdapterConfiguration.searchConsistencyWindow)
+        max(stripe.configuration.searchConsistencyWindow, Accounts.squareAdapterConfiguration.searchConsistencyWindow)
     }
 
     // MARK: Launch

@@ -81,7 +81,7 @@ public actor SquareProcessor: PaymentProcessor {
     let captureService: any PaymentCaptureService
     let serverLookup: (any SquareServerLookup)?
     let refundService: (any PaymentRefundService)?
-    let configuration: Configuration
+    package nonisolated let configuration: Configuration
     let clock: any TenderClock
     let emitter: ProcessorEventEmitter
     let observer: SquareEventObserver

@@ -1,15 +1,16 @@
 import Foundation
 import Tender
 
-/// Stripe's states, enums and errors in Tender's terms: exhaustive `switch`es over cases, never the SDK's integer
+/// Stripe's states, enums and errors in Tender's terms (package API), and the metadata keys Tender writes on every
+/// PaymentIntent, which the app's server reads too (public). Exhaustive `switch`es over cases, never the SDK's integer
 /// raw values. The error table is ``Stripe/errorTable``.
-package enum StripeMapping {
+public enum StripeMapping {
     /// The metadata key that carries the app's reference, so that an intent created offline (nil `stripeId`) is
     /// matched back when it is forwarded, and an intent is found by search after a relaunch.
-    package static let referenceMetadataKey = "tender_reference"
+    public static let referenceMetadataKey = "tender_reference"
     /// The metadata key that carries the vendor payment number (``Tender/PaymentAttempt/paymentAttempt``): each
     /// vendor payment of a reference is its own PaymentIntent.
-    package static let attemptMetadataKey = "tender_attempt"
+    public static let attemptMetadataKey = "tender_attempt"
     /// Set on intents created `requireOnline`: the SDK never stores those offline, so Stripe's copy is the whole truth.
     package static let onlineOnlyMetadataKey = "tender_online_only"
     /// The metadata key of an in-person refund's idempotency key (the SDK's refunds take none).

@@ -66,7 +66,7 @@ public actor StripeProcessor: PaymentProcessor {
     let captureService: any PaymentCaptureService
     let serverLookup: (any StripeServerLookup)?
     let refundService: (any PaymentRefundService)?
-    let configuration: Configuration
+    package nonisolated let configuration: Configuration
     let clock: any TenderClock
     let bridge: StripeEventBridge
     /// The search consistency window in use (``Configuration/searchConsistencyWindow``).
