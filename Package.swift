@@ -245,6 +245,14 @@ let package = Package(
         // MARK: Core tests
         .testTarget(name: "TenderTests", dependencies: ["Tender"], path: "Tests/TenderTests"),
         .testTarget(name: "TenderTestKitTests", dependencies: ["TenderTestKit"], path: "Tests/TenderTestKitTests"),
+        // The adapters are twins: the same shape, configuration names, fault vocabulary, layout and API budget.
+        .testTarget(
+            name: "AdapterTwinsTests",
+            dependencies: [
+                "Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator", "TenderTestKit",
+            ],
+            path: "Tests/AdapterTwinsTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -47,7 +47,7 @@ extension Square {
         /// - Throws: ``Square/AuthorizationError``.
         func authorize(withAccessToken accessToken: String, locationID: String) async throws(AuthorizationError)
         /// `deauthorize(completion:)`, returning when the completion runs (Square: wait for it before authorizing
-        /// again). Queued offline payments remain on the device (seed 001; see ``SquareSimulator``).
+        /// again). Queued offline payments remain on the device (see ``SquareSimulator``).
         func deauthorize() async
         /// `state`.
         var state: AuthorizationState { get async }

@@ -34,8 +34,8 @@ public actor SquareProcessor: PaymentProcessor {
         /// (``ProcessorOfflineLimits/storedAgeMaximum``): Square's 24 hours.
         public var offlineWindow: Double = 24 * 60 * 60
         /// The most payments a device may hold offline, every account and location together, reported as
-        /// ``ProcessorOfflineLimits/deviceStoredCountMaximum``. The seed says 1,000; the reference marks the figure
-        /// UNVERIFIED.
+        /// ``ProcessorOfflineLimits/deviceStoredCountMaximum``: 1,000 by default.
+        // Unverified: see Documentation/FIDELITY.md
         public var deviceOfflinePaymentCap: Int? = 1000
         /// The prompt parameters of every payment (Square's only prompt settings: whose UI, and which additional
         /// methods such as keyed entry it offers).
@@ -48,27 +48,30 @@ public actor SquareProcessor: PaymentProcessor {
         /// What Square does to an uncaptured payment when the delay ends.
         package var delayAction: Square.DelayAction = .cancel
         /// How long after a vendor payment was first recorded an empty `ListPayments` search still proves nothing.
-        /// Square says its results "might take several seconds to appear"; the figure is UNVERIFIED, so the
-        /// default is a generous minute.
+        /// Square says its results "might take several seconds to appear"; the default is a generous minute.
+        // Unverified: see Documentation/FIDELITY.md
         public var searchConsistencyWindow: TimeInterval = 60
         /// How long after an earlier call for an attempt last changed its state (``PaymentAttempt/lastRecordedAt``) its
         /// authorization request may still reach Square: sent before the SDK timed out or the app was killed, it can
         /// arrive after the app has retried, and Square cannot continue a payment the way Stripe continues a
         /// PaymentIntent, so a second request would be a second charge. Within it, an attempt that Square does not
         /// show is not sent again: the retry reports ``PaymentState/outcomeUnknown`` (``PaymentError/Recovery/waitAndRetry``).
-        /// Square documents no bound; the figure is UNVERIFIED, so the default is a generous minute.
+        /// Square documents no bound; the default is a generous minute.
+        // Unverified: see Documentation/FIDELITY.md
         public var lateArrivalWindow: TimeInterval = 60
         /// Whether readers are reported as simulated (set it over the simulator: the SDK has no such flag).
         public var simulatedReaders = false
         /// The largest total (amount plus tip) per currency, in minor units, that the seller's account takes in one
         /// payment, refused by the core before Square is asked. Empty by default: Square documents no maximum for
-        /// Mobile Payments SDK payments (UNVERIFIED that none exists; a seller's account may carry payment limits),
-        /// so set it to the account's limit if it has one.
+        /// Mobile Payments SDK payments (a seller's account may carry payment limits), so set it to the account's
+        /// limit if it has one.
+        // Unverified: see Documentation/FIDELITY.md
         public var maximumAmounts: [Currency: Int64] = [:]
         /// How long after a refund was recorded succeeded (`COMPLETED`) Square may still change it (reported as
         /// ``ProcessorCapabilities/refundChangeWindow``). Square documents `PaymentRefund.status` as `PENDING`, then
         /// `COMPLETED`, `REJECTED` or `FAILED`, and no change after `COMPLETED`: 0, so a completed refund is not
-        /// looked up again. UNVERIFIED; a seller who sees completed refunds fail later can set a window here.
+        /// looked up again. A seller who sees completed refunds fail later can set a window here.
+        // Unverified: see Documentation/FIDELITY.md
         public var refundChangeWindow: TimeInterval = 0
 
         /// The defaults.

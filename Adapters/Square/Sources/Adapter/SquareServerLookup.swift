@@ -15,7 +15,7 @@ package protocol SquareServerLookup: Sendable {
     func payments(referenceID: String, locationID: String) async throws -> [Square.APIPayment]
 
     /// `GetPayment`: the payment with this id, or `nil` when Square answers `NOT_FOUND`. Read by id, it is not
-    /// subject to the search's lag (Square documents the lag for `ListPayments` only; UNVERIFIED for `GetPayment`).
+    /// subject to the search's lag (Square documents the lag for `ListPayments` only; unverified for `GetPayment`).
     /// - Throws: when the server cannot be reached.
     func payment(id: String) async throws -> Square.APIPayment?
 

@@ -5,6 +5,7 @@ import SquareMobilePaymentsSDK      // re-exports MobilePaymentsSDKAPI, the modu
 #endif
 #if SquareMobilePaymentsSDK || TENDER_SURFACE_MIRROR
 import Foundation
+import Tender
 import TenderSquare
 
 extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
@@ -19,10 +20,9 @@ extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
 
     @MainActor
     private func authorizeOnMain(_ accessToken: String, locationID: String) async -> Square.AuthorizationError? {
-        await withCheckedContinuation { continuation in
-            let once = SquareResumeOnce(continuation)
+        await awaitCallback { resume in
             sdk.authorizationManager.authorize(withAccessToken: accessToken, locationID: locationID) { error in
-                once.resume(returning: error.map(SquareBridgeErrors.authorization))
+                resume(error.map(SquareBridgeErrors.authorization))
             }
         }
     }
@@ -35,9 +35,8 @@ extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
 
     @MainActor
     private func deauthorizeOnMain() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = SquareResumeOnce(continuation)
-            sdk.authorizationManager.deauthorize { once.resume(returning: ()) }
+        await awaitCallback { resume in
+            sdk.authorizationManager.deauthorize { resume(()) }
         }
     }
 

@@ -5,6 +5,7 @@ import SquareMobilePaymentsSDK      // re-exports MobilePaymentsSDKAPI, the modu
 #endif
 #if SquareMobilePaymentsSDK || TENDER_SURFACE_MIRROR
 import Foundation
+import Tender
 import TenderSquare
 
 extension SquareMobilePaymentsBridge: Square.OfflinePaymentQueue {
@@ -17,15 +18,14 @@ extension SquareMobilePaymentsBridge: Square.OfflinePaymentQueue {
 
     @MainActor
     private func paymentsOnMain() async -> Result<[Square.OfflinePayment], Square.OfflinePaymentQueueError> {
-        await withCheckedContinuation { continuation in
-            let once = SquareResumeOnce(continuation)
+        await awaitCallback { resume in
             sdk.paymentManager.offlinePaymentQueue.getPayments { payments, error in
                 let mapped = error.map(SquareBridgeErrors.offlineQueue)
                 SquareMainThread.deliver(payments) { payments in
                     if let mapped {
-                        once.resume(returning: .failure(mapped))
+                        resume(.failure(mapped))
                     } else {
-                        once.resume(returning: .success(payments.map(SquareBridgeValues.offlinePayment)))
+                        resume(.success(payments.map(SquareBridgeValues.offlinePayment)))
                     }
                 }
             }
@@ -40,15 +40,14 @@ extension SquareMobilePaymentsBridge: Square.OfflinePaymentQueue {
 
     @MainActor
     private func totalOnMain() async -> Result<Square.Money, Square.OfflinePaymentQueueError> {
-        await withCheckedContinuation { continuation in
-            let once = SquareResumeOnce(continuation)
+        await awaitCallback { resume in
             sdk.paymentManager.offlinePaymentQueue.getTotalStoredPaymentsAmount { amount, error in
                 let mapped = error.map(SquareBridgeErrors.offlineQueue)
                 SquareMainThread.deliver(amount) { amount in
                     if let amount, mapped == nil {
-                        once.resume(returning: .success(SquareBridgeValues.money(amount)))
+                        resume(.success(SquareBridgeValues.money(amount)))
                     } else {
-                        once.resume(returning: .failure(mapped ?? .unexpected))
+                        resume(.failure(mapped ?? .unexpected))
                     }
                 }
             }
@@ -56,21 +55,4 @@ extension SquareMobilePaymentsBridge: Square.OfflinePaymentQueue {
     }
 }
 
-/// Resumes a continuation once: a completion handler the SDK called twice is ignored the second time.
-final class SquareResumeOnce<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Value, Never>?
-
-    /// Wraps `continuation`.
-    init(_ continuation: CheckedContinuation<Value, Never>) { self.continuation = continuation }
-
-    /// Resumes with `value` the first time; does nothing afterwards.
-    func resume(returning value: Value) {
-        lock.lock()
-        let pending = continuation
-        continuation = nil
-        lock.unlock()
-        pending?.resume(returning: value)
-    }
-}
 #endif

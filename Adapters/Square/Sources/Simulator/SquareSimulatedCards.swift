@@ -4,7 +4,7 @@ import TenderSquare
 
 extension SquareSimulator {
     /// The card the simulated reader is shown. Square documents no card or amount that makes its mock reader
-    /// decline (reference §6, UNVERIFIED), so the card, and how its issuer answers, is set by the test. It holds
+    /// decline (reference §6, unverified), so the card, and how its issuer answers, is set by the test. It holds
     /// what a receipt may show (brand, last four, expiry), never a full number, track data or PIN.
     package struct SimulatedCard: Hashable, Sendable, Codable {
         /// How the issuer answers when the payment reaches Square (online at once, offline at processing).
@@ -44,7 +44,7 @@ extension SquareSimulator {
 
         /// Whether a reader can take this card offline: chip or contactless only ("the payment methods available
         /// to customers are limited while offline"), and never Interac. That keyed entry is refused offline too is
-        /// the simulator's reading (UNVERIFIED).
+        /// the simulator's reading (unverified).
         package var isReadableOffline: Bool {
             (entryMethod == .emv || entryMethod == .contactless) && brand != .interac
         }

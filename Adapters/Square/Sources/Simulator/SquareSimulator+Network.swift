@@ -6,7 +6,7 @@ extension SquareSimulator {
     // MARK: Test control
 
     /// Sets the network. Observers hear of a change in reachability. On reconnection the SDK checks "for network
-    /// connectivity and a connection to Square servers" (seed 001): when that check reaches Square (or on any
+    /// connectivity and a connection to Square servers": when that check reaches Square (or on any
     /// reconnection, per ``Configuration/offlineWindowRestart``) the device counts as online again, which restarts
     /// the offline window and lifts the reader stop.
     package func setNetwork(_ network: SimulatedNetwork) {
@@ -70,7 +70,7 @@ extension SquareSimulator {
 
     /// Past the offline window (since the device was last online) or at the device-wide cap (queued payments of
     /// every account and location), while not plainly online: "the reader fails to connect" (seed). The reason
-    /// reported, `notConnectedToInternet`, is the simulator's choice (UNVERIFIED).
+    /// reported, `notConnectedToInternet`, is the simulator's choice (unverified).
     func offlineLimitsReached() -> Bool {
         guard network != .online else { return false }
         if deviceQueuedCount >= store.configuration.deviceOfflinePaymentCap { return true }

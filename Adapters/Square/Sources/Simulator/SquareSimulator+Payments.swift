@@ -228,7 +228,7 @@ extension SquareSimulator {
         }
         store.attempts[parameters.paymentAttemptID]?.outcome = server.isCharge ? .charged : .ended
         // An online decline: Square's docs give no PaymentError for it; the simulator finishes with a `failed`
-        // payment whose card part failed (UNVERIFIED how the real SDK reports it).
+        // payment whose card part failed (unverified how the real SDK reports it).
         flight.delegate.paymentManager(self, didFinish: server.onlinePayment)
     }
 
@@ -297,7 +297,7 @@ extension SquareSimulator {
     /// An attempt id is refused when the device knows it charged or stored a payment, or when Square's servers
     /// hold a charge under its current key (the device did not learn the outcome). An attempt that ended without a
     /// charge may be used again: the SDK makes a new key ("repeated requests in the same attempt"). Which earlier
-    /// outcomes Square refuses is UNVERIFIED; this is the reading that never charges twice, and the rule Tender's
+    /// outcomes Square refuses is unverified; this is the reading that never charges twice, and the rule Tender's
     /// adapter relies on when it continues an attempt.
     private func attemptIsReused(_ attemptID: String) -> Bool {
         guard let record = store.attempts[attemptID] else { return false }

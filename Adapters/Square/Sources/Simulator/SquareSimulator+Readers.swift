@@ -118,7 +118,7 @@ extension SquareSimulator {
 
     /// The first ready reader becomes unavailable for `reason`. A payment waiting for a card then fails with
     /// `timedOut`, the SDK's payment timeout, with nothing charged: how the SDK reports a reader lost mid-payment
-    /// is UNVERIFIED.
+    /// is unverified.
     package func disconnectReader(reason: Square.ReaderUnavailableReason = .bluetoothFailure) {
         guard let reader = store.readers.first(where: { $0.info.statusInfo.status == .ready }) else { return }
         setReaderStatus(reader.info.id, .readerUnavailable, reason: reason)

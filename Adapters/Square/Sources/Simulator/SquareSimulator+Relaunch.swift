@@ -60,9 +60,9 @@ extension SquareSimulator {
         for observer in authorizationObservers { observer.authorizationStateDidChange(.authorized) }
     }
 
-    /// Signs out. Queued payments remain on the device (seed 001: they "remain on the device when … a seller logs
+    /// Signs out. Queued payments remain on the device (Square: they "remain on the device when … a seller logs
     /// out of your application"); they upload again once that seller signs in here, unless
-    /// ``Configuration/uploadsOtherAccounts``. Dropped only if ``Configuration/deauthorizeDropsQueue`` (UNVERIFIED
+    /// ``Configuration/uploadsOtherAccounts``. Dropped only if ``Configuration/deauthorizeDropsQueue`` (unverified
     /// for the MPSDK; Square help 7775 says so for the POS app).
     package func deauthorize() async {
         if store.configuration.deauthorizeDropsQueue, let merchant = store.authorizedMerchantID {

@@ -150,7 +150,7 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
     /// Creates a simulator.
     /// - Parameters:
     ///   - sellers: the accounts Square knows.
-    ///   - configuration: the settings, including the UNVERIFIED facts.
+    ///   - configuration: the settings, including the unverified facts.
     ///   - seed: the seed of every id and every flaky-network draw.
     ///   - clock: the clock (use ``ManualClock`` in tests).
     ///   - network: the network at start.

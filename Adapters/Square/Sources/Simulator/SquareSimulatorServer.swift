@@ -109,7 +109,7 @@ extension SquareSimulator {
         /// What it settles as.
         package var settlesAs: Square.PaymentRefundStatus
         /// When a completed refund turns `FAILED` (``SquareSimulator/injectCompletedRefundFailure(after:)``;
-        /// UNVERIFIED: Square documents no change after `COMPLETED`).
+        /// unverified: Square documents no change after `COMPLETED`).
         package var failsAt: Date?
     }
 
@@ -140,7 +140,7 @@ extension SquareSimulator {
         package func payment(id: String) async throws -> Square.APIPayment? { try await simulator.serverPayment(id: id) }
 
         /// `CancelPaymentByIdempotencyKey`: voids the approved payment with that key if one exists; succeeds when
-        /// there is none. A completed payment cannot be voided: Square's answer then is UNVERIFIED; the simulator
+        /// there is none. A completed payment cannot be voided: Square's answer then is unverified; the simulator
         /// refuses with an error.
         package func cancelPayment(byIdempotencyKey key: String) async throws {
             try await simulator.serverCancel(idempotencyKey: key)
@@ -244,7 +244,7 @@ extension SquareSimulator {
 extension SquareSimulator {
     /// `RefundPayment`: only a completed payment can be refunded (an approved one is canceled instead), in its
     /// currency, never beyond what is left (its total less completed and pending refunds: Square's rule counts
-    /// completed refunds; counting pending ones too is the simulator's stricter reading, UNVERIFIED). The same key
+    /// completed refunds; counting pending ones too is the simulator's stricter reading, unverified). The same key
     /// returns the same refund; reused for another refund it is refused. A refund starts `PENDING` and settles on the
     /// clock (``Configuration/refundSettlement``), `COMPLETED` unless a ``injectRefundOutcome(_:)`` says otherwise.
     func serverRefund(_ request: RefundRequest) throws -> RefundResult {
@@ -310,7 +310,7 @@ extension SquareSimulator {
     }
 
     /// Square settles pending refunds whose time has come; a completed one adds to the payment's refunded amount. A
-    /// completed refund whose injected failure fell due turns `FAILED` and gives its amount back (UNVERIFIED).
+    /// completed refund whose injected failure fell due turns `FAILED` and gives its amount back (unverified).
     func settleRefunds() {
         let now = clock.now()
         for index in store.serverRefunds.indices where store.serverRefunds[index].status == .completed {

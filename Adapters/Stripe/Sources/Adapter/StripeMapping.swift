@@ -88,7 +88,7 @@ public enum StripeMapping {
         }
     }
 
-    /// The errors seed 002 calls a "temporary connectivity problem": confirming the same intent again may succeed.
+    /// The errors Stripe calls a "temporary connectivity problem": confirming the same intent again may succeed.
     package static let connectivityErrors: Set<String> = [
         "notConnectedToInternet", "notConnectedToInternetAndOfflineBehaviorRequireOnline", "requestTimedOut",
         "internalNetworkError", "stripeAPIResponseDecodingError", "connectionTokenProviderCompletedWithError",

@@ -32,7 +32,7 @@ extension StripeProcessor {
 // MARK: - Forwarding
 
 extension StripeMapping {
-    /// What the SDK does with a stored payment whose forwarding failed, by error (seed 000 and the reference's
+    /// What the SDK does with a stored payment whose forwarding failed, by error (Stripe's documentation and the reference's
     /// error list; which codes keep the payment is an inference from their messages, and the simulator's
     /// ``Stripe/ErrorCode`` table of kept codes follows the same reading).
     package enum ForwardingDisposition: Hashable, Sendable {

@@ -8,7 +8,7 @@ import Tender
 ///   in its metadata (``StripeMapping/referenceMetadataKey``, ``StripeMapping/attemptMetadataKey``), so that an
 ///   intent created offline (nil `stripeId`) is matched back when `didForwardPaymentIntent` reports it, and an intent
 ///   is found on Stripe after a relaunch.
-/// - While a payment's outcome is not final, a retry continues the same PaymentIntent, following seed 002's
+/// - While a payment's outcome is not final, a retry continues the same PaymentIntent, following Stripe's
 ///   processing-failure table (``StripeMapping/ConfirmFailure``); it never creates a second one while the first could
 ///   still charge. After a definite decline or failure, the core starts a new vendor payment and the adapter a new
 ///   PaymentIntent, having canceled the old one (``abandonPayment(_:)``).
@@ -164,7 +164,7 @@ public actor StripeProcessor: PaymentProcessor {
         } catch {
             var mapped = StripeMapping.paymentError(error, phase: .readerConnection)
             if error.code == .notConnectedToInternet {
-                // Seed 000's first connect-while-offline refusal ("The SDK isn't connected to the internet"): surface
+                // Stripe's first connect-while-offline refusal ("The SDK isn't connected to the internet"): surface
                 // it as the offline-connection refusal it is, keeping Stripe's error intact.
                 mapped.code = .readerOfflineConnectionRefused
                 mapped.message = "The reader cannot be connected offline: connect any reader online first, and make "
@@ -179,7 +179,7 @@ public actor StripeProcessor: PaymentProcessor {
         do { try await client.disconnectReader() } catch { throw StripeMapping.paymentError(error, phase: .readerConnection) }
     }
 
-    /// Reconnects on app start to the reader whose serial number the app saved (seed 004): scans for `timeout`
+    /// Reconnects on app start to the reader whose serial number the app saved: scans for `timeout`
     /// seconds and connects if that reader is found; otherwise this throws ``PaymentError/Code/readerConnectionFailed``.
     public func connectSavedReader(serialNumber: String, locationID: String, timeout: Double = 10) async throws -> Reader {
         let readers = try await scan(timeout: timeout)
@@ -205,7 +205,7 @@ public actor StripeProcessor: PaymentProcessor {
 
     func scan(timeout: Double) async throws -> [Stripe.Reader] {
         let collector = DiscoveryCollector()
-        let done = SDKCompletion<Stripe.ErrorCode?>()
+        let done = CallbackResult<Stripe.ErrorCode?>()
         let configuration = Stripe.DiscoveryConfiguration(method: .bluetoothScan, timeout: UInt(max(1, timeout.rounded(.up))),
                                                           simulated: configuration.simulatedReaders)
         _ = await client.discoverReaders(configuration, delegate: collector, completion: { done.resume($0) })
@@ -223,47 +223,3 @@ final class DiscoveryCollector: Stripe.DiscoveryDelegate {
     func didUpdateDiscoveredReaders(_ readers: [Stripe.Reader]) { latest.withLock { $0 = readers } }
 }
 
-/// One SDK completion, awaited once: the first value wins, later ones are ignored, and waiting ignores task
-/// cancellation (the SDK's answer is what counts; see ``PaymentProcessor``'s cancellation rules).
-final class SDKCompletion<Value: Sendable>: Sendable {
-    private struct State {
-        var value: Value?
-        var delivered = false
-        var waiter: CheckedContinuation<Value, Never>?
-    }
-    private let state = Locked(State())
-
-    init() {}
-
-    /// The SDK's completion block.
-    func resume(_ value: Value) {
-        let waiter = state.withLock { s -> CheckedContinuation<Value, Never>? in
-            guard !s.delivered, s.value == nil else { return nil }
-            if let waiter = s.waiter {
-                s.waiter = nil
-                s.delivered = true
-                return waiter
-            }
-            s.value = value
-            return nil
-        }
-        waiter?.resume(returning: value)
-    }
-
-    /// The value, once the SDK has answered.
-    var value: Value {
-        get async {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { s -> Value? in
-                    if let value = s.value, !s.delivered {
-                        s.delivered = true
-                        return value
-                    }
-                    s.waiter = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        }
-    }
-}

@@ -21,7 +21,7 @@ extension Stripe {
         package static let stripeAPIFailureReason = ErrorKey(rawValue: "stripeAPIFailureReason")
         /// `stripeAPIRequestId`.
         package static let stripeAPIRequestId = ErrorKey(rawValue: "stripeAPIRequestId")
-        /// ⚑ `offlineDeclineReason`: why the card declined while offline (6903).
+        /// `offlineDeclineReason`: why the card declined while offline (6903).
         package static let offlineDeclineReason = ErrorKey(rawValue: "offlineDeclineReason")
         /// `readerMessage`.
         package static let readerMessage = ErrorKey(rawValue: "readerMessage")
@@ -112,7 +112,7 @@ extension Stripe {
         package var message: String { userInfo[.message] ?? "" }
         /// The decline code: the API error's, else `userInfo[ErrorKey.stripeAPIDeclineCode]`.
         package var declineCode: String? { apiError?.declineCode ?? userInfo[.stripeAPIDeclineCode] }
-        /// ⚑ `userInfo[ErrorKey.offlineDeclineReason]`.
+        /// `userInfo[ErrorKey.offlineDeclineReason]`.
         package var offlineDeclineReason: String? { userInfo[.offlineDeclineReason] }
         /// `userInfo[ErrorKey.stripeAPIFailureReason]`, or the refund's `failureReason`.
         package var failureReason: String? { userInfo[.stripeAPIFailureReason] ?? refund?.failureReason }
@@ -133,7 +133,7 @@ extension Stripe.ErrorCode.Code {
     package static let alreadyConnectedToReader = Self("alreadyConnectedToReader")
     /// 1510.
     package static let connectionTokenProviderCompletedWithNothing = Self("connectionTokenProviderCompletedWithNothing")
-    /// 1511 ⚑.
+    /// 1511 (offline).
     package static let connectionTokenProviderCompletedWithNothingWhileForwarding =
         Self("connectionTokenProviderCompletedWithNothingWhileForwarding")
     /// 1530.
@@ -149,11 +149,11 @@ extension Stripe.ErrorCode.Code {
     /// 1910.
     package static let bluetoothConnectionInvalidLocationIdParameter =
         Self("bluetoothConnectionInvalidLocationIdParameter")
-    /// 1930 ⚑.
+    /// 1930 (offline).
     package static let accountIdMismatchWhileForwarding = Self("accountIdMismatchWhileForwarding")
-    /// 1937 ⚑.
+    /// 1937 (offline).
     package static let forwardingTestModePaymentInLiveMode = Self("forwardingTestModePaymentInLiveMode")
-    /// 1938 ⚑.
+    /// 1938 (offline).
     package static let forwardingLiveModePaymentInTestMode = Self("forwardingLiveModePaymentInTestMode")
     /// 2020.
     package static let canceled = Self("canceled")
@@ -163,20 +163,20 @@ extension Stripe.ErrorCode.Code {
     package static let readerSoftwareUpdateFailedBatteryLow = Self("readerSoftwareUpdateFailedBatteryLow")
     /// 2830.
     package static let cardReadTimedOut = Self("cardReadTimedOut")
-    /// 2860 ⚑.
+    /// 2860 (offline).
     package static let offlinePaymentsDatabaseTooLarge = Self("offlinePaymentsDatabaseTooLarge")
-    /// 2870 ⚑.
+    /// 2870 (offline).
     package static let readerConnectionNotAvailableOffline = Self("readerConnectionNotAvailableOffline")
-    /// 2871 ⚑.
+    /// 2871 (offline).
     package static let readerConnectionOfflineLocationMismatch = Self("readerConnectionOfflineLocationMismatch")
-    /// 2872 ⚑.
+    /// 2872 (offline).
     package static let readerConnectionOfflineNeedsUpdate = Self("readerConnectionOfflineNeedsUpdate")
-    /// 2873 ⚑.
+    /// 2873 (offline).
     package static let readerConnectionOfflinePairingUnseenDisabled =
         Self("readerConnectionOfflinePairingUnseenDisabled")
-    /// 2890 ⚑.
+    /// 2890 (offline).
     package static let amountExceedsMaxOfflineAmount = Self("amountExceedsMaxOfflineAmount")
-    /// 2891 ⚑.
+    /// 2891 (offline).
     package static let invalidOfflineCurrency = Self("invalidOfflineCurrency")
     /// 2940.
     package static let invalidAmount = Self("invalidAmount")
@@ -190,7 +190,7 @@ extension Stripe.ErrorCode.Code {
     package static let bluetoothDisconnected = Self("bluetoothDisconnected")
     /// 3850.
     package static let unsupportedReaderVersion = Self("unsupportedReaderVersion")
-    /// 5002 ⚑.
+    /// 5002 (offline).
     package static let encryptionKeyFailure = Self("encryptionKeyFailure")
     /// 5008.
     package static let unexpectedOperationError = Self("unexpectedOperationError")
@@ -198,17 +198,17 @@ extension Stripe.ErrorCode.Code {
     package static let declinedByStripeAPI = Self("declinedByStripeAPI")
     /// 6800.
     package static let refundFailed = Self("refundFailed")
-    /// 6900 ⚑.
+    /// 6900 (offline).
     package static let cardSwipeNotAvailable = Self("cardSwipeNotAvailable")
-    /// 6901 ⚑.
+    /// 6901 (offline).
     package static let interacNotSupportedOffline = Self("interacNotSupportedOffline")
-    /// 6902 ⚑.
+    /// 6902 (offline).
     package static let offlineAndCardExpired = Self("offlineAndCardExpired")
-    /// 6903 ⚑.
+    /// 6903 (offline).
     package static let offlineTransactionDeclined = Self("offlineTransactionDeclined")
-    /// 6904 ⚑.
+    /// 6904 (offline).
     package static let offlineCollectAndConfirmMismatch = Self("offlineCollectAndConfirmMismatch")
-    /// 6905 ⚑.
+    /// 6905 (offline).
     package static let onlinePinNotSupportedOffline = Self("onlinePinNotSupportedOffline")
     /// 9000.
     package static let notConnectedToInternet = Self("notConnectedToInternet")
@@ -220,13 +220,13 @@ extension Stripe.ErrorCode.Code {
     package static let internalNetworkError = Self("internalNetworkError")
     /// 9050.
     package static let connectionTokenProviderCompletedWithError = Self("connectionTokenProviderCompletedWithError")
-    /// 9051 ⚑.
+    /// 9051 (offline).
     package static let connectionTokenProviderCompletedWithErrorWhileForwarding =
         Self("connectionTokenProviderCompletedWithErrorWhileForwarding")
-    /// 10106 ⚑.
+    /// 10106 (offline).
     package static let notConnectedToInternetAndOfflineBehaviorRequireOnline =
         Self("notConnectedToInternetAndOfflineBehaviorRequireOnline")
-    /// 10107 ⚑.
+    /// 10107 (offline).
     package static let offlineBehaviorForceOfflineWithFeatureDisabled =
         Self("offlineBehaviorForceOfflineWithFeatureDisabled")
 }

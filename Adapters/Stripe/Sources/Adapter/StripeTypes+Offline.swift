@@ -1,7 +1,7 @@
 import Foundation
 
 extension Stripe {
-    /// `SCPOfflineBehavior` ⚑, set on a ``CreateConfiguration``.
+    /// `SCPOfflineBehavior` (offline), set on a ``CreateConfiguration``.
     package enum OfflineBehavior: String, Hashable, Sendable, Codable, CaseIterable {
         /// Online if connectivity exists, otherwise offline. The SDK's default.
         case preferOnline
@@ -11,7 +11,7 @@ extension Stripe {
         case forceOffline
     }
 
-    /// `SCPNetworkStatus` ⚑: the SDK's connection to stripe.com.
+    /// `SCPNetworkStatus` (offline): the SDK's connection to stripe.com.
     package enum NetworkStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// The initial value.
         case unknown
@@ -21,7 +21,7 @@ extension Stripe {
         case online
     }
 
-    /// `SCPOfflineDetails` ⚑ (`PaymentIntent.offlineDetails`).
+    /// `SCPOfflineDetails` (offline) (`PaymentIntent.offlineDetails`).
     package struct OfflineDetails: Hashable, Sendable, Codable {
         /// `storedAt`: when the payment was collected (the SDK's clock, not the app's).
         package var storedAt: Date?
@@ -38,7 +38,7 @@ extension Stripe {
         }
     }
 
-    /// `SCPOfflineStatusDetails` ⚑. The SDK reports counts and amounts only: it offers no listing of the payments
+    /// `SCPOfflineStatusDetails` (offline). The SDK reports counts and amounts only: it offers no listing of the payments
     /// it stores (which is why the adapter never depends on one).
     package struct OfflineStatusDetails: Hashable, Sendable, Codable {
         /// `paymentsCount`: stored, unforwarded intents; nil after `clearCachedCredentials` (then unknown).
@@ -56,7 +56,7 @@ extension Stripe {
         }
     }
 
-    /// `SCPOfflineStatus` ⚑.
+    /// `SCPOfflineStatus` (offline).
     package struct OfflineStatus: Hashable, Sendable, Codable {
         /// `sdk`: the POS device, which stores and forwards for mobile readers.
         package var sdk: OfflineStatusDetails
@@ -70,7 +70,7 @@ extension Stripe {
         }
     }
 
-    /// `SCPOfflineDelegate` ⚑ (all methods required). Set once on `Terminal.shared.offlineDelegate`; there is one
+    /// `SCPOfflineDelegate` (offline) (all methods required). Set once on `Terminal.shared.offlineDelegate`; there is one
     /// delegate at a time (setting another replaces it).
     package protocol OfflineDelegate: Sendable {
         /// `terminal(_:didChange:)`: a field of `offlineStatus` changed.

@@ -152,7 +152,7 @@ extension Stripe {
     }
 
     /// `SCPCardPresentDetails` (a charge's `paymentMethodDetails.cardPresent` or `.interacPresent`) and
-    /// `SCPOfflineCardPresentDetails` ⚑: what a receipt may show. Never the card number, track data or PIN.
+    /// `SCPOfflineCardPresentDetails` (offline): what a receipt may show. Never the card number, track data or PIN.
     package struct CardPresentDetails: Hashable, Sendable, Codable {
         /// `brand`; may be ``CardBrand/unknown`` offline until forwarded.
         package var brand: CardBrand
@@ -245,7 +245,7 @@ extension Stripe {
         package var created: Date
         /// `metadata`.
         package var metadata: [String: String]
-        /// `offlineDetails` ⚑: set when created or confirmed offline.
+        /// `offlineDetails` (offline): set when created or confirmed offline.
         package var offlineDetails: OfflineDetails?
         /// `charges`, oldest first (declined attempts included).
         package var charges: [Charge]
@@ -325,7 +325,7 @@ extension Stripe {
         }
     }
 
-    /// `SCPCreateConfiguration` ⚑: its only field is the offline behaviour.
+    /// `SCPCreateConfiguration` (offline): its only field is the offline behaviour.
     package struct CreateConfiguration: Hashable, Sendable {
         /// `offlineBehavior`; default `preferOnline`, effective only for offline-enabled accounts.
         package var offlineBehavior: OfflineBehavior

@@ -40,9 +40,7 @@ extension Stripe {
 extension Stripe.Cancelable {
     /// `cancel()` in its `async` form: nil when the SDK accepted the cancellation, or the reason it could not.
     package func cancel() async -> Stripe.ErrorCode? {
-        await withCheckedContinuation { continuation in
-            cancel { error in continuation.resume(returning: error) }
-        }
+        await awaitCallback { resume in cancel { resume($0) } }
     }
 }
 
@@ -111,7 +109,7 @@ extension Stripe {
         case offlinePinScaRetry
     }
 
-    /// `SCPSimulatedOfflineMode` ⚑ (5.5 preview, `SimulatedOfflineModeConfiguration.sdkOfflineMode`): how the
+    /// `SCPSimulatedOfflineMode` (offline) (5.5 preview, `SimulatedOfflineModeConfiguration.sdkOfflineMode`): how the
     /// simulated network behaves.
     package enum SimulatedOfflineMode: String, Hashable, Sendable, Codable, CaseIterable {
         /// The network works.
@@ -134,7 +132,7 @@ extension Stripe {
         case available
         /// A required update; installs on connect.
         case required
-        /// ⚑ An update required for offline use: an offline connect fails, an online connect installs it.
+        /// An update required for offline use: an offline connect fails, an online connect installs it.
         case requiredOffline
         /// A required update with the battery too low: the update fails and so does the Bluetooth connect.
         case lowBattery

@@ -6,6 +6,7 @@ import StripeTerminal
 
 #if StripeTerminalSDK || TENDER_SURFACE_MIRROR
 import Foundation
+import Tender
 import TenderStripe
 
 extension StripeTerminalBridge {
@@ -16,14 +17,14 @@ extension StripeTerminalBridge {
     package func createPaymentIntent(_ parameters: Stripe.PaymentIntentParameters,
                                     createConfig: Stripe.CreateConfiguration?) async throws(Stripe.ErrorCode)
         -> Stripe.PaymentIntent {
-        let answer = StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
+        let answer = CallbackResult<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
         await startCreation(parameters, createConfig: createConfig, answer: answer)
         return try await answer.value.get()
     }
 
     @MainActor private func startCreation(_ parameters: Stripe.PaymentIntentParameters,
                                           createConfig: Stripe.CreateConfiguration?,
-                                          answer: StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>) {
+                                          answer: CallbackResult<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>) {
         let registry = registry
         let sdkParameters: PaymentIntentParameters
         let sdkConfiguration: CreateConfiguration?
@@ -47,13 +48,13 @@ extension StripeTerminalBridge {
 
     /// `retrievePaymentIntent(clientSecret:completion:)`: a new SDK object (a new handle) for an intent Stripe holds.
     package func retrievePaymentIntent(clientSecret: String) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
-        let answer = StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
+        let answer = CallbackResult<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
         await startRetrieval(clientSecret, answer: answer)
         return try await answer.value.get()
     }
 
     @MainActor private func startRetrieval(_ clientSecret: String,
-                                           answer: StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>) {
+                                           answer: CallbackResult<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>) {
         let registry = registry
         terminal.retrievePaymentIntent(clientSecret: clientSecret) { @Sendable intent, error in
             answer.resume(Self.result(intent, error, registry: registry, call: "retrievePaymentIntent"))
@@ -142,13 +143,13 @@ extension StripeTerminalBridge {
     /// `confirmInvalidPaymentIntent` without calling the SDK).
     package func cancelPaymentIntent(_ paymentIntent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode)
         -> Stripe.PaymentIntent {
-        let answer = StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
+        let answer = CallbackResult<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
         await startCancellation(paymentIntent, answer: answer)
         return try await answer.value.get()
     }
 
     @MainActor private func startCancellation(_ paymentIntent: Stripe.PaymentIntent,
-                                              answer: StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>) {
+                                              answer: CallbackResult<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>) {
         let registry = registry
         guard let object = registry.intent(for: paymentIntent.sdkHandle) else {
             return answer.resume(.failure(Self.unknownHandle(paymentIntent, call: "cancelPaymentIntent",

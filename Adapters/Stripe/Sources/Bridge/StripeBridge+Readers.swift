@@ -6,6 +6,7 @@ import StripeTerminal
 
 #if StripeTerminalSDK || TENDER_SURFACE_MIRROR
 import Foundation
+import Tender
 import TenderStripe
 
 extension StripeTerminalBridge {
@@ -66,14 +67,14 @@ extension StripeTerminalBridge {
     /// discovery reported is refused (`invalidRequiredParameter`) without calling the SDK; a builder's error is thrown.
     package func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.BluetoothConnectionConfiguration) async
         throws(Stripe.ErrorCode) -> Stripe.Reader {
-        let answer = StripeBridgeAnswer<Result<Stripe.Reader, Stripe.ErrorCode>>()
+        let answer = CallbackResult<Result<Stripe.Reader, Stripe.ErrorCode>>()
         await startConnection(reader, connectionConfig: connectionConfig, answer: answer)
         return try await answer.value.get()
     }
 
     @MainActor private func startConnection(_ reader: Stripe.Reader,
                                             connectionConfig: Stripe.BluetoothConnectionConfiguration,
-                                            answer: StripeBridgeAnswer<Result<Stripe.Reader, Stripe.ErrorCode>>) {
+                                            answer: CallbackResult<Result<Stripe.Reader, Stripe.ErrorCode>>) {
         let registry = registry
         guard let object = registry.reader(serialNumber: reader.serialNumber) else {
             let refusal = StripeBridgeErrors.sdkError(
@@ -106,12 +107,12 @@ extension StripeTerminalBridge {
 
     /// `disconnectReader(_:)`.
     package func disconnectReader() async throws(Stripe.ErrorCode) {
-        let answer = StripeBridgeAnswer<Stripe.ErrorCode?>()
+        let answer = CallbackResult<Stripe.ErrorCode?>()
         await startDisconnect(answer)
         if let error = await answer.value { throw error }
     }
 
-    @MainActor private func startDisconnect(_ answer: StripeBridgeAnswer<Stripe.ErrorCode?>) {
+    @MainActor private func startDisconnect(_ answer: CallbackResult<Stripe.ErrorCode?>) {
         let registry = registry
         terminal.disconnectReader { @Sendable error in
             answer.resume(error.map { StripeBridgeErrors.translate($0, registry: registry) })
@@ -120,12 +121,12 @@ extension StripeTerminalBridge {
 
     /// `rebootReader(_:)`.
     package func rebootReader() async throws(Stripe.ErrorCode) {
-        let answer = StripeBridgeAnswer<Stripe.ErrorCode?>()
+        let answer = CallbackResult<Stripe.ErrorCode?>()
         await startReboot(answer)
         if let error = await answer.value { throw error }
     }
 
-    @MainActor private func startReboot(_ answer: StripeBridgeAnswer<Stripe.ErrorCode?>) {
+    @MainActor private func startReboot(_ answer: CallbackResult<Stripe.ErrorCode?>) {
         let registry = registry
         terminal.rebootReader { @Sendable error in
             answer.resume(error.map { StripeBridgeErrors.translate($0, registry: registry) })

@@ -163,46 +163,6 @@ package final class StripeTerminalBridge: StripeClient, Sendable {
 
 // MARK: - Completions
 
-/// One answer from the SDK, awaited once: the first answer wins (a later one is ignored), and waiting ignores task
-/// cancellation (the SDK's own answer is what counts; see the adapter's cancellation rules).
-final class StripeBridgeAnswer<Value: Sendable>: Sendable {
-    private struct State {
-        var value: Value?
-        var answered = false
-        var waiter: CheckedContinuation<Value, Never>?
-    }
-    private let state = StripeBridgeLocked(State())
-
-    /// The SDK's completion: delivers `value` unless an answer came already.
-    func resume(_ value: Value) {
-        let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in
-            guard !state.answered else { return nil }
-            state.answered = true
-            guard let waiter = state.waiter else {
-                state.value = value
-                return nil
-            }
-            state.waiter = nil
-            return waiter
-        }
-        waiter?.resume(returning: value)
-    }
-
-    /// The answer, once the SDK gave it.
-    var value: Value {
-        get async {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Value? in
-                    if let value = state.value { return value }
-                    state.waiter = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        }
-    }
-}
-
 /// Carries a non-`Sendable` SDK value (an Objective-C block or object) across a concurrency boundary where only one
 /// side uses it at a time.
 struct StripeBridgeUnchecked<Value>: @unchecked Sendable {

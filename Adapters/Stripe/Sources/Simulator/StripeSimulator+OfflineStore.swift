@@ -3,7 +3,7 @@ import Tender
 import TenderStripe
 
 extension StripeSimulator {
-    /// A payment the SDK stores on the device, waiting to be forwarded ⚑. Holds the simulated card *type* (to decide
+    /// A payment the SDK stores on the device, waiting to be forwarded (offline). Holds the simulated card *type* (to decide
     /// the outcome at forwarding), never card data.
     package struct StoredPayment: Hashable, Sendable, Codable {
         /// The local intent, `offlineDetails.requiresUpload == true`.
@@ -52,7 +52,7 @@ extension StripeSimulator {
         notifyOfflineStatus()
     }
 
-    /// Stores a confirmation offline after the SDK's offline checks (seed 000 and the reference's ⚑ errors).
+    /// Stores a confirmation offline after the SDK's offline checks (Stripe's offline errors).
     func confirmOffline(_ local: inout LocalIntent, card: Stripe.SimulatedCardType)
         -> (Stripe.PaymentIntent?, Stripe.ErrorCode?) {
         let readMethod = local.readMethod ?? .contactEMV

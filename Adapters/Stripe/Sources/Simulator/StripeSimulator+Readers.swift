@@ -76,7 +76,7 @@ extension StripeSimulator {
     }
 
     /// `connectReader(_:connectionConfig:)`. Online it asks the token provider for a session and records the
-    /// connection; offline it applies Stripe's rules (seed 000): the SDK must have connected online, within 30 days,
+    /// connection; offline it applies Stripe's rules: the SDK must have connected online, within 30 days,
     /// to a reader of the same type at the same location, and the reader's software must be known to have been
     /// current within 30 days. Required updates install during the connection; optional ones are reported after it.
     package func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.BluetoothConnectionConfiguration)

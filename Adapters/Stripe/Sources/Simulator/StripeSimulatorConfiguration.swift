@@ -10,7 +10,7 @@ extension Stripe {
     package struct SimulatorConfiguration: Hashable, Sendable {
         // MARK: Account and reader
 
-        /// ⚑ `offlineEnabled`: simulates a Terminal configuration with offline mode on (`offline[enabled]=true`).
+        /// `offlineEnabled`: simulates a Terminal configuration with offline mode on (`offline[enabled]=true`).
         package var offlineEnabled: Bool
         /// `simulatedCard`: the card the simulated reader reads.
         package var simulatedCard: SimulatedCardType
@@ -28,7 +28,7 @@ extension Stripe {
         /// Whether an automatic reconnection after an unexpected disconnect succeeds.
         package var reconnectionSucceeds: Bool
         /// † Whether connecting offline to a reader never connected online at this location is allowed when a
-        /// reader of its type was (seed 000 allows "any reader of the same type"); off reproduces 2873
+        /// reader of its type was (Stripe allows "any reader of the same type"); off reproduces 2873
         /// (`readerConnectionOfflinePairingUnseenDisabled`), a setting the reference names without saying how it is
         /// turned off.
         package var offlinePairingOfUnseenReaders: Bool
@@ -36,7 +36,7 @@ extension Stripe {
         // MARK: Offline payments
 
         /// The account's operating currency (lowercase). Stripe allows offline payments in it, up to "10,000 USD or
-        /// equivalent in your operating currency" (seed 000); another currency is refused offline
+        /// equivalent in your operating currency"; another currency is refused offline
         /// (`invalidOfflineCurrency`, 2891).
         package var operatingCurrency: String
         /// † The offline maximum in the operating currency, minor units. Only the USD figure (10,000) is published;
@@ -56,7 +56,7 @@ extension Stripe {
         /// Internet access is restored"). Off lets a test drive ``StripeSimulator/forwardPendingPayments(maxCount:)``.
         package var forwardsWhenNetworkReturns: Bool
         /// † The SDK's background forwarding: how long after a payment is stored (or a pass left payments stored)
-        /// the SDK forwards again on its own while online (seed 000: payments taken `forceOffline` online "are
+        /// the SDK forwards again on its own while online (Stripe: payments taken `forceOffline` online "are
         /// forwarded in the background"). The schedule is not published; nil turns it off. Evaluated lazily, on the
         /// next SDK call after the clock passed it (or ``StripeSimulator/runDueWork()``).
         package var backgroundForwardingDelay: Double?
@@ -68,7 +68,7 @@ extension Stripe {
         /// any other (1937 "the test transaction will be deleted", a refusal by Stripe) drops it.
         package var forwardingErrorsKeepingPayment: Set<String>
         /// Inference: whether `clearCachedCredentials` loses the stored, unforwarded payments. The reference says only
-        /// that `paymentsCount` becomes nil and the amounts empty; seed 000 warns that clearing the SDK's storage
+        /// that `paymentsCount` becomes nil and the amounts empty; Stripe warns that clearing the SDK's storage
         /// loses them.
         package var clearCachedCredentialsDropsStoredPayments: Bool
 
@@ -83,24 +83,24 @@ extension Stripe {
         /// eventually consistent, "up to about a minute"; the typical lag is not published. Retrieving by id is
         /// consistent.
         package var searchLag: Double
-        /// How long an uncaptured authorization lasts: seed 002, "You must manually capture PaymentIntents within two
+        /// How long an uncaptured authorization lasts: Stripe: "You must manually capture PaymentIntents within two
         /// days or the authorization expires and funds are released to the customer".
         package var captureWindow: Double
         /// What Stripe does when the capture window passes (see ``ExpiredAuthorization``).
         package var expiredAuthorization: ExpiredAuthorization
         /// † When a refund of the `refundFailed` test card fails ("asynchronously, with `expired_or_canceled_card`"):
-        /// seconds after it was created. UNVERIFIED: Stripe publishes no figure; a real refund can fail days later.
+        /// seconds after it was created. unverified: Stripe publishes no figure; a real refund can fail days later.
         package var refundFailureDelay: Double
         /// How a refund of the `refundFailed` test card begins, until ``refundFailureDelay`` has passed. Stripe
         /// documents refunds that are `succeeded` and later `failed` (`charge.refund.updated`), so the default is
         /// `succeeded`: the unkind case, where the app has already told the customer they were refunded. `pending` is
-        /// the other documented path. Which one the test card takes is UNVERIFIED.
+        /// the other documented path. Which one the test card takes is unverified.
         package var refundFailedCardStartsAs: Stripe.RefundStatus
         /// How long Stripe keeps an idempotency key: a key reused within it with other parameters is refused with
         /// `idempotency_error`; reused with the same ones, Stripe answers the first result again. Stripe documents
         /// that keys "can be removed from the system automatically after they're at least 24 hours old".
         package var idempotencyKeyLifetime: Double
-        /// † Whether the amount's final two digits decide declines, as Stripe's physical test card does (seed 002: "an
+        /// † Whether the amount's final two digits decide declines, as Stripe's physical test card does (Stripe: "an
         /// amount ending in 00 results in an approved payment"; the other endings come from a third-party copy of
         /// Stripe's testing page and apply to the physical card). Off by default for that reason.
         package var declinesByTestAmount: Bool
