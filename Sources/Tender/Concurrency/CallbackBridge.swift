@@ -17,20 +17,18 @@ package final class CallbackResult<Value: Sendable>: @unchecked Sendable {
     /// A result nobody has answered yet.
     package init() {}
 
-    /// The callback: delivers `value` unless an answer came already. Returns whether this call delivered it.
-    @discardableResult
-    package func resume(_ value: Value) -> Bool {
+    /// The callback: delivers `value` unless an answer came already.
+    package func resume(_ value: Value) {
         lock.lock()
         guard answer == nil else {
             lock.unlock()
-            return false
+            return
         }
         answer = value
         let resumed = waiters
         waiters = []
         lock.unlock()
         for waiter in resumed { waiter.resume(returning: value) }
-        return true
     }
 
     /// Whether an answer arrived.

@@ -5,7 +5,7 @@ import SquareMobilePaymentsSDK      // re-exports MobilePaymentsSDKAPI, the modu
 #endif
 #if SquareMobilePaymentsSDK || TENDER_SURFACE_MIRROR
 import Foundation
-import Tender
+import func Tender.awaitCallback
 import TenderSquare
 
 extension SquareMobilePaymentsBridge: Square.OfflinePaymentQueue {

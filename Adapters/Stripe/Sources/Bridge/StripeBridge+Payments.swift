@@ -6,7 +6,7 @@ import StripeTerminal
 
 #if StripeTerminalSDK || TENDER_SURFACE_MIRROR
 import Foundation
-import Tender
+import class Tender.CallbackResult
 import TenderStripe
 
 extension StripeTerminalBridge {

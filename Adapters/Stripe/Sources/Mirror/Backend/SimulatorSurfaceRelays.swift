@@ -1,6 +1,6 @@
 import Foundation
 import StripeTerminalSurface
-import Tender
+import func Tender.awaitCallback
 import TenderStripe
 
 // The simulator's delegates, relaying each callback to the app's SDK delegate with the SDK's sender-first signature
