@@ -84,6 +84,17 @@ struct AdapterTwinsTests {
         let squareSimulator = try Self.files(root.appendingPathComponent("Square/Sources/Simulator"), dropping: "Square")
         #expect(squareSimulator.isSubset(of: stripeSimulator))
         #expect(stripeSimulator.subtracting(squareSimulator) == ["Simulator+Idempotency.swift", "Simulator+Refunds.swift"])
+        // The mirrors' simulator-driven backends: the same entry points, each its own target beside the mirror.
+        for vendor in ["Stripe", "Square"] {
+            let backend = try Self.files(root.appendingPathComponent("\(vendor)/Sources/Mirror/Backend"), dropping: vendor)
+            #expect(backend.isSuperset(of: ["SimulatorSurfaceBackend.swift", "SimulatorSurfaceRelays.swift"]), "\(vendor)")
+        }
+        let manifest = try String(contentsOf: Self.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
+        for (backend, vendor) in [("StripeTerminalSurfaceBackend", "Stripe"), ("SquareMobilePaymentsSurfaceBackend", "Square")] {
+            #expect(manifest.contains("name: \"\(backend)\""), "no \(backend) target")
+            #expect(manifest.contains("path: \"Adapters/\(vendor)/Sources/Mirror/Backend\""), "\(vendor)")
+            #expect(manifest.contains("path: \"Adapters/\(vendor)/Sources/Mirror\", exclude: [\"Backend\"]"), "\(vendor)")
+        }
     }
 
     @Test("each adapter module has at most 50 public declarations, each bridge at most 15")
