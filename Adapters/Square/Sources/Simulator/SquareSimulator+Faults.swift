@@ -60,7 +60,7 @@ extension SquareSimulator {
     package func injectRefundOutcome(_ status: Square.PaymentRefundStatus) { refundFaults.append(status) }
 
     /// Makes the next refund settle `COMPLETED`, then turn `FAILED` `seconds` later, giving its amount back.
-    /// unverified and harsher than Square documents (`PaymentRefund.status` goes from `PENDING` to `COMPLETED`,
+    /// Unverified and harsher than Square documents (`PaymentRefund.status` goes from `PENDING` to `COMPLETED`,
     /// `REJECTED` or `FAILED`, with no change after `COMPLETED`): it exists to prove that the core follows a refund
     /// for as long as an adapter says its vendor may change it (``SquareProcessor/Configuration/refundChangeWindow``).
     package func injectCompletedRefundFailure(after seconds: TimeInterval) { completedRefundFailures.append(seconds) }

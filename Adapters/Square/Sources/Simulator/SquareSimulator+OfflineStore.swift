@@ -52,7 +52,7 @@ extension SquareSimulator {
     /// Stores the payment in progress offline, or refuses the card: the reader takes only chip and contactless
     /// offline, never Interac (unless configured to store it), so such a card ends the payment with `didCancel`,
     /// whose payment carries the refused card and no status the queue knows (how the SDK reports the refusal is
-    /// unverified).
+    /// Unverified).
     func storeCurrentOffline(_ card: SimulatedCard) {
         guard let flight = current else { return }
         let now = clock.now()
@@ -94,7 +94,7 @@ extension SquareSimulator {
     /// failedToProcess. On a flaky network each payment's request may fail and wait for the next step. Processed
     /// payments are deleted on the SDK's schedule (``Configuration/processedRetention``), whether or not anyone
     /// read them. How long Square waits before expiring a payment, and that expiry shows as `failedToUpload`, are
-    /// unverified (help 8106 says unuploaded payments "expire" after 24 hours).
+    /// Unverified (help 8106 says unuploaded payments "expire" after 24 hours).
     /// - Returns: how many payments changed status.
     @discardableResult
     package func syncOfflinePayments(maxCount: Int = .max) -> Int {

@@ -86,7 +86,7 @@ extension SquareSimulator {
         /// on the device when … a seller logs out of your application", so the default is `false`; the reference
         /// marks the MPSDK behaviour unverified (Square help 7775, for the POS app, says they are lost).
         package var deauthorizeDropsQueue: Bool = false
-        /// Whether payments of an account or location that is not authorized now still upload. unverified; default
+        /// Whether payments of an account or location that is not authorized now still upload. Unverified; default
         /// `false` (only the authorized account and location sync).
         package var uploadsOtherAccounts: Bool = false
         /// What happens to Interac offline (unverified).
@@ -94,7 +94,7 @@ extension SquareSimulator {
         /// When the card is presented.
         package var cardPresentation: CardPresentation = .immediate
         /// The largest total (amount plus tip, in the currency's smallest unit) Square takes in one payment, refused
-        /// with `invalidPaymentParameters`; `nil` for none. unverified: Square's Mobile Payments SDK documentation in
+        /// with `invalidPaymentParameters`; `nil` for none. Unverified: Square's Mobile Payments SDK documentation in
         /// this project's reference states no maximum (a seller's account may carry one: Square's payment limits), so
         /// the default is none and tests set one to model an account's limit.
         package var maximumPaymentAmount: UInt?

@@ -109,7 +109,7 @@ extension SquareSimulator {
         /// What it settles as.
         package var settlesAs: Square.PaymentRefundStatus
         /// When a completed refund turns `FAILED` (``SquareSimulator/injectCompletedRefundFailure(after:)``;
-        /// unverified: Square documents no change after `COMPLETED`).
+        /// Unverified: Square documents no change after `COMPLETED`).
         package var failsAt: Date?
     }
 

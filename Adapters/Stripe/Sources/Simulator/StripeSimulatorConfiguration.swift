@@ -89,7 +89,7 @@ extension Stripe {
         /// What Stripe does when the capture window passes (see ``ExpiredAuthorization``).
         package var expiredAuthorization: ExpiredAuthorization
         /// † When a refund of the `refundFailed` test card fails ("asynchronously, with `expired_or_canceled_card`"):
-        /// seconds after it was created. unverified: Stripe publishes no figure; a real refund can fail days later.
+        /// seconds after it was created. Unverified: Stripe publishes no figure; a real refund can fail days later.
         package var refundFailureDelay: Double
         /// How a refund of the `refundFailed` test card begins, until ``refundFailureDelay`` has passed. Stripe
         /// documents refunds that are `succeeded` and later `failed` (`charge.refund.updated`), so the default is
