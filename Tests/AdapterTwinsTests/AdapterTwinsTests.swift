@@ -37,16 +37,18 @@ struct AdapterTwinsTests {
             configuration.searchConsistencyWindow = 5
             return configuration
         }
-        let stripe = StripeSimulator.preview().makeProcessor(configuration: configured(StripeProcessor.Configuration.self))
-        let square = SquareSimulator.preview().makeProcessor(configuration: configured(SquareProcessor.Configuration.self))
+        let stripe = await StripeSimulator.preview()
+            .makeProcessor(configuration: configured(StripeProcessor.Configuration.self))
+        let square = await SquareSimulator.preview()
+            .makeProcessor(configuration: configured(SquareProcessor.Configuration.self))
         #expect(await stripe.capabilities().refundChangeWindow == 1_234)
         #expect(await square.capabilities().refundChangeWindow == 1_234)
     }
 
     @Test("both processors are built with the same labels for the same roles")
-    func sameInitializerLabels() {
-        let stripeSimulator = StripeSimulator.preview()
-        let squareSimulator = SquareSimulator.preview()
+    func sameInitializerLabels() async {
+        let stripeSimulator = await StripeSimulator.preview()
+        let squareSimulator = await SquareSimulator.preview()
         let stripe = StripeProcessor(client: stripeSimulator, captureService: stripeSimulator.server,
                                      serverLookup: stripeSimulator.server, refundService: stripeSimulator.server,
                                      configuration: .withSimulatedReaders, clock: ManualClock(),
@@ -56,6 +58,17 @@ struct AdapterTwinsTests {
                                      configuration: .withSimulatedReaders, clock: ManualClock(),
                                      emitter: ProcessorEventEmitter())
         #expect([stripe.name, square.name] == ["stripe", "square"])
+    }
+
+    @Test("an app's preview path: a simulator's public factory gives a processor that finds and connects a reader")
+    func previewPath() async throws {
+        let stripe = await StripeSimulator.preview().makeProcessor()
+        let stripeReader = try #require(try await stripe.discoverReaders(timeout: 1).first)
+        #expect(try await stripe.connectReader(stripeReader, locationID: "tml_preview").isSimulated)
+        let square = await SquareSimulator.preview().makeProcessor()
+        try await square.authorize(accessToken: "EAAA_preview", locationID: "L_PREVIEW")
+        let squareReader = try #require(try await square.discoverReaders(timeout: 1).first)
+        #expect(try await square.connectReader(squareReader, locationID: "L_PREVIEW").isSimulated)
     }
 
     @Test("one fault vocabulary: the conformance kit's faults have the same names in both simulators")

@@ -66,12 +66,12 @@ extension SquareSimulator {
     package func injectCompletedRefundFailure(after seconds: TimeInterval) { completedRefundFailures.append(seconds) }
 
     /// Whether a held card presentation or authorization is waiting.
-    package var isHolding: Bool {
+    public var isHolding: Bool {
         heldAuthorization != nil || !orphanedAuthorizations.isEmpty || current?.cardHeld == true
     }
 
     /// Lets a held authorization or card presentation proceed.
-    package func releaseHeld() {
+    public func releaseHeld() {
         let orphans = orphanedAuthorizations
         orphanedAuthorizations = []
         for held in orphans { authorize(held.flight, card: held.card, answerLost: held.answerLost) }

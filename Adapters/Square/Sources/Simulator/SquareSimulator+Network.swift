@@ -9,7 +9,7 @@ extension SquareSimulator {
     /// connectivity and a connection to Square servers": when that check reaches Square (or on any
     /// reconnection, per ``Configuration/offlineWindowRestart``) the device counts as online again, which restarts
     /// the offline window and lifts the reader stop.
-    package func setNetwork(_ network: SimulatedNetwork) {
+    public func setNetwork(_ network: SimulatedNetwork) {
         let was = self.network.reportedStatus
         self.network = network
         let now = network.reportedStatus

@@ -4,10 +4,10 @@ import TenderSquare
 
 extension SquareSimulator {
     /// A simulator for previews and tests: one seller opted in to offline payments (200 USD per payment, 800 USD
-    /// stored) at one location, ids from `seed`, on the system clock. Authorize with
+    /// stored) at one location, with a reader nearby, ids from `seed`, on the system clock. Authorize with
     /// ``SquareProcessor/authorize(accessToken:locationID:)`` using `accessToken` and `locationID`.
     public static func preview(accessToken: String = "EAAA_preview", locationID: String = "L_PREVIEW",
-                               seed: UInt64 = 1) -> SquareSimulator {
+                               seed: UInt64 = 1) async -> SquareSimulator {
         let seller = Seller(
             merchantID: "M_PREVIEW", accessToken: accessToken,
             locations: [Square.Location(id: locationID, name: "Preview", currency: .USD)],
@@ -15,7 +15,9 @@ extension SquareSimulator {
                 isOfflineProcessingAllowed: true,
                 offlineTransactionAmountLimit: Square.Money(amount: 200_00, currency: .USD),
                 offlineTotalStoredAmountLimit: Square.Money(amount: 800_00, currency: .USD)))
-        return SquareSimulator(sellers: [seller], seed: seed, clock: SystemClock())
+        let simulator = SquareSimulator(sellers: [seller], seed: seed, clock: SystemClock())
+        _ = await simulator.addNearbyReader()
+        return simulator
     }
 
     /// A ``SquareProcessor`` over this simulator, whose simulated server captures, voids, refunds and looks

@@ -18,7 +18,7 @@ extension SquareSimulator {
     /// stays `started` (the SDK did not learn an outcome). So that a test's task still awaiting the old adapter does
     /// not hang, the forgotten delegate receives one ``ProcessEnded`` failure, which the adapter can only read as an
     /// unknown outcome; a real app has no such task after a relaunch.
-    package func relaunch() {
+    public func relaunch() {
         applyTimedRules()
         generation += 1
         if let flight = current {

@@ -54,7 +54,7 @@ extension StripeSimulator {
     }
 
     /// Whether a card presentation or a confirmation is being held (or a reader waits for a card).
-    package var isHolding: Bool {
+    public var isHolding: Bool {
         normalize()
         return pendingCollection != nil || pendingRefundCollection != nil || pendingConfirm != nil
             || !orphanedConfirms.isEmpty

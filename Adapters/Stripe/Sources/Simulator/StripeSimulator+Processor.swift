@@ -5,7 +5,7 @@ import TenderStripe
 extension StripeSimulator {
     /// A simulator for previews and tests: a Stripe account with offline mode on and simulated readers nearby, ids
     /// from `seed`, on the system clock.
-    public static func preview(seed: UInt64 = 1) -> StripeSimulator {
+    public static func preview(seed: UInt64 = 1) async -> StripeSimulator {
         StripeSimulator(seed: seed, clock: SystemClock())
     }
 

@@ -14,7 +14,7 @@ extension StripeSimulator {
     /// a confirmation held on its way to Stripe (``Fault/holdNextAuthorization``) still reaches Stripe when released,
     /// but no longer keeps the new process's reader busy (the request is in the network, not in the SDK).
     /// Stripe Terminal does not reconnect a reader at launch: the app connects again.
-    package func relaunch() {
+    public func relaunch() {
         normalize()
         if let pending = pendingDiscovery { pending.completion.discard() }
         if let pending = pendingCollection { pending.completion.discard() }
