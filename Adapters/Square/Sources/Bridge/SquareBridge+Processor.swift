@@ -37,8 +37,8 @@ extension SquareProcessor {
         if let presentingFrom {
             configuration.presentation = Square.PresentationContext(name: "app") { presentingFrom() }
         }
-        return SquareProcessor(client: SquareMobilePaymentsBridge(), captureService: captureService, refundService: refundService,
-                               configuration: configuration, clock: clock)
+        return SquareProcessor(client: SquareMobilePaymentsBridge(), captureService: captureService,
+                               refundService: refundService, configuration: configuration, clock: clock)
     }
 }
 #endif

@@ -31,10 +31,8 @@ import TenderSquare
 /// MobilePaymentsSDK.initialize(squareApplicationID: "sq0idp-…")
 ///
 /// // on the main actor, once
-/// var settings = SquareProcessor.Configuration()
-/// settings.presentation = Square.PresentationContext(name: "checkout") { checkoutViewController }
-/// let processor = SquareProcessor(client: SquareMobilePaymentsBridge(), captureService: myServer,
-///                                 serverLookup: myServer, configuration: settings)
+/// let processor = SquareProcessor.mobilePayments(captureService: myServer, refundService: myServer,
+///                                                presentingFrom: { checkoutViewController })
 /// ```
 ///
 /// What it does, member by member (the extensions say how):

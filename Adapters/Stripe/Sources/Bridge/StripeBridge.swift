@@ -16,13 +16,13 @@ import TenderStripe
 /// import TenderStripe
 /// import TenderStripeTerminal
 ///
-/// Terminal.initWithTokenProvider(StripeBridgeTokenProvider(MyConnectionTokens()), delegate: nil,
-///                                offlineDelegate: nil, logLevel: .none)
-/// let processor = StripeProcessor(client: StripeTerminalBridge(offlineModeEnabled: true),
-///                                 captureService: myServer, serverLookup: myServer, refundService: myServer)
+/// Terminal.initWithTokenProvider(StripeBridgeTokenProvider { try await myServer.connectionToken() },
+///                                delegate: nil, offlineDelegate: nil, logLevel: .none)
+/// let processor = StripeProcessor.terminal(offlineModeEnabled: true, captureService: myServer,
+///                                          refundService: myServer)
 /// ```
-/// `MyConnectionTokens` is the app's ``Stripe/ConnectionTokenProvider`` (its backend's connection tokens);
-/// `offlineModeEnabled` is what the app configured through Stripe's Terminal Configuration API (the SDK does not say).
+/// The closure fetches a connection token from the app's backend; `offlineModeEnabled` is what the app configured
+/// through Stripe's Terminal Configuration API (the SDK does not say).
 ///
 /// What the bridge does, by concern (one file each):
 /// - **Wiring** (this file): it captures `Terminal.shared` and installs its own `TerminalDelegate` and
