@@ -92,15 +92,17 @@ let package = Package(
         // `ErrorCode`…) declared as Swift imports it, so the bridge compiles on Linux; its behaviour comes from a
         // backend installed at run time (`SurfaceBackend`). Test support: no product, never linked by a shipping app.
         // Its tests compare its symbol graph with reference/sdk-surface/stripe-terminal-ios.json.
-        // Its `Backend/` folder holds the simulator-driven backend (package API) the bridge's tests install.
-        .target(
-            name: "StripeTerminalSurface", dependencies: ["TenderStripe", "TenderStripeSimulator"],
-            path: "Adapters/Stripe/Sources/Mirror"
-        ),
+        .target(name: "StripeTerminalSurface", path: "Adapters/Stripe/Sources/Mirror", exclude: ["Backend"]),
         .testTarget(
             name: "StripeTerminalSurfaceTests",
-            dependencies: ["StripeTerminalSurface"],
+            dependencies: ["StripeTerminalSurface", "StripeTerminalSurfaceBackend"],
             path: "Adapters/Stripe/Tests/MirrorTests"
+        ),
+        // The mirror's behaviour: a SurfaceBackend whose SDK objects are StripeSimulator's (test support, no product).
+        .target(
+            name: "StripeTerminalSurfaceBackend",
+            dependencies: ["StripeTerminalSurface", "TenderStripe", "TenderStripeSimulator", "Tender"],
+            path: "Adapters/Stripe/Sources/Mirror/Backend"
         ),
         // The bridge (ships): the real SDK behind the trait; without it the module is empty.
         .target(
@@ -122,8 +124,8 @@ let package = Package(
         .testTarget(
             name: "TenderStripeTerminalTests",
             dependencies: [
-                "TenderStripeTerminalOverSurface", "StripeTerminalSurface", "TenderStripe", "TenderStripeSimulator",
-                "Tender", "TenderTestKit",
+                "TenderStripeTerminalOverSurface", "StripeTerminalSurfaceBackend", "StripeTerminalSurface", "TenderStripe",
+                "TenderStripeSimulator", "Tender", "TenderTestKit",
             ],
             path: "Adapters/Stripe/Tests/BridgeTests"
         ),
@@ -235,7 +237,7 @@ let package = Package(
                 "Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator", "TenderServer",
                 // --through-sdk-surface: the bridges compiled against the SDK surface mirrors, and the mirrors'
                 // simulator-driven backends (test support; the default run uses the simulators directly).
-                "TenderStripeTerminalOverSurface", "StripeTerminalSurface",
+                "TenderStripeTerminalOverSurface", "StripeTerminalSurface", "StripeTerminalSurfaceBackend",
                 "TenderSquareMobilePaymentsOverSurface", "SquareMobilePaymentsSurface", "SquareMobilePaymentsSurfaceBackend",
             ],
             path: "Examples/Demo"
@@ -250,6 +252,14 @@ let package = Package(
         // MARK: Core tests
         .testTarget(name: "TenderTests", dependencies: ["Tender"], path: "Tests/TenderTests"),
         .testTarget(name: "TenderTestKitTests", dependencies: ["TenderTestKit"], path: "Tests/TenderTestKitTests"),
+        // The adapters are twins: the same shape, configuration names, fault vocabulary, layout and API budget.
+        .testTarget(
+            name: "AdapterTwinsTests",
+            dependencies: [
+                "Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator", "TenderTestKit",
+            ],
+            path: "Tests/AdapterTwinsTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

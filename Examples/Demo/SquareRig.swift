@@ -28,7 +28,7 @@ struct SquareRig: DemoRig {
     /// 36 hours card-present).
     static var settings: SquareProcessor.Configuration {
         var settings = SquareProcessor.Configuration()
-        settings.readersAreSimulated = true
+        settings.simulatedReaders = true
         settings.delayDuration = 12 * 3_600
         settings.delayAction = .complete
         return settings
@@ -54,7 +54,7 @@ struct SquareRig: DemoRig {
             settings.presentation = surface.presentation
         }
         // The simulator's server side stands in for the app's server: capture, void, lookups, refunds.
-        square = SquareProcessor(client: client, captureService: simulator.server, lookup: simulator.server,
+        square = SquareProcessor(client: client, captureService: simulator.server, serverLookup: simulator.server,
                                  refundService: simulator.server, configuration: settings, clock: clock)
         try await square.authorize(accessToken: Self.seller.accessToken, locationID: "L_DEMO_SHOP")
         await square.startObserving()

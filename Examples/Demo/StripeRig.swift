@@ -43,7 +43,7 @@ struct StripeRig: DemoRig {
         }
         // The simulator's server side stands in for the app's server: capture, void, lookups, refunds.
         processor = StripeProcessor(client: client, captureService: simulator.server, serverLookup: simulator.server,
-                                    refundService: simulator.server, clock: clock, simulatedReaders: true)
+                                    refundService: simulator.server, configuration: .withSimulatedReaders, clock: clock)
     }
 
     func setNetwork(online: Bool) async {
@@ -56,7 +56,7 @@ struct StripeRig: DemoRig {
         case .decline(let reason): reason == "insufficient funds" ? .chargeDeclinedInsufficientFunds : .chargeDeclined
         case .declineWhenForwarded: .chargeDeclinedInsufficientFunds
         }
-        await simulator.updateConfiguration { $0.simulatedCard = type }
+        await simulator.configure { $0.simulatedCard = type }
     }
 
     func forwardOne() async -> Int {

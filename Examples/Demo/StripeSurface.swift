@@ -1,5 +1,6 @@
 import Foundation
 import StripeTerminalSurface
+import StripeTerminalSurfaceBackend
 import TenderStripe
 import TenderStripeSimulator
 import TenderStripeTerminalOverSurface

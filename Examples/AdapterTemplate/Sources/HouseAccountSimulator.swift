@@ -13,9 +13,9 @@ public actor HouseAccountSimulator: HouseAccountClient {
     /// A fault injected into the next charge request.
     public enum Fault: Hashable, Sendable {
         /// The request times out before the server receives it: nothing is charged.
-        case timeOutBeforeServer
+        case confirmNotReceived
         /// The server charges, then the answer is lost.
-        case loseAnswerAfterCharge
+        case answerLostAfterCharge
     }
 
     private var creditLines: [String: Int64]
@@ -119,10 +119,10 @@ public actor HouseAccountSimulator: HouseAccountClient {
             _ = await wait()
         }
         let fault = reachable && hold != .always && !faults.isEmpty ? faults.removeFirst() : nil
-        if fault == .timeOutBeforeServer { throw .timedOut }
+        if fault == .confirmNotReceived { throw .timedOut }
         let charged = try chargeNow(account: account, orderNumber: orderNumber, reference: reference, amount: amount,
                                     currency: currency, hold: hold, settleImmediately: settleImmediately)
-        if fault == .loseAnswerAfterCharge { throw .timedOut }
+        if fault == .answerLostAfterCharge { throw .timedOut }
         return charged
     }
 

@@ -48,8 +48,8 @@ struct HouseAccountSubject: ConformanceSubject {
         }
         func inject(_ fault: ConformanceFault) async {
             switch fault {
-            case .confirmNotReceived: await simulator.inject(.timeOutBeforeServer)
-            case .answerLostAfterCharge: await simulator.inject(.loseAnswerAfterCharge)
+            case .confirmNotReceived: await simulator.inject(.confirmNotReceived)
+            case .answerLostAfterCharge: await simulator.inject(.answerLostAfterCharge)
             case .searchLag(let seconds): await simulator.setSearchLag(seconds: seconds)
             case .holdNextCard: await simulator.holdCard()
             case .holdNextAuthorization: await simulator.holdCharge()

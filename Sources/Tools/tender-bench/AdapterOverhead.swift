@@ -70,7 +70,7 @@ struct AdapterOverhead {
             } / Double(block)
         }
 
-        let processor = StripeProcessor(client: simulator(), captureService: NoCaptureService(), simulatedReaders: true)
+        let processor = StripeProcessor(client: simulator(), captureService: NoCaptureService(), configuration: .withSimulatedReaders)
         guard let found = try await processor.discoverReaders(timeout: 5).first else { throw BenchError("no reader") }
         _ = try await processor.connectReader(found, locationID: "tml_bench")
         let terminal = PaymentTerminal(processor: processor, ledger: InMemoryPaymentLedger(),
@@ -93,7 +93,7 @@ struct AdapterOverhead {
             })
 
         // The adapter alone (no facade, no ledger), to split the overhead between the two layers.
-        let bare = StripeProcessor(client: simulator(), captureService: NoCaptureService(), simulatedReaders: true)
+        let bare = StripeProcessor(client: simulator(), captureService: NoCaptureService(), configuration: .withSimulatedReaders)
         guard let bareReader = try await bare.discoverReaders(timeout: 5).first else { throw BenchError("no reader") }
         _ = try await bare.connectReader(bareReader, locationID: "tml_bench")
         var bareIndex = 0

@@ -32,9 +32,9 @@ final class SyncShop: Sendable {
     func launch(firstTime: Bool) async throws -> SquareProcessor {
         if !firstTime { await simulator.relaunch() }
         var settings = SquareProcessor.Configuration()
-        settings.readersAreSimulated = true
+        settings.simulatedReaders = true
         let server = simulator.server
-        let processor = SquareProcessor(client: simulator, captureService: server, lookup: server,
+        let processor = SquareProcessor(client: simulator, captureService: server, serverLookup: server,
                                         refundService: server, configuration: settings, clock: clock)
         if await simulator.state == .notAuthorized {
             try await processor.authorize(accessToken: Self.seller.accessToken, locationID: scope.locationID)

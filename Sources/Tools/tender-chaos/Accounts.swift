@@ -39,7 +39,7 @@ enum Accounts {
     /// Square's adapter: simulated readers, the device cap the simulator uses, its default consistency window.
     static var squareAdapterConfiguration: SquareProcessor.Configuration {
         var configuration = SquareProcessor.Configuration()
-        configuration.readersAreSimulated = true
+        configuration.simulatedReaders = true
         configuration.deviceOfflinePaymentCap = 100_000
         return configuration
     }

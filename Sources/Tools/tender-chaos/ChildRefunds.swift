@@ -66,7 +66,7 @@ extension ChildLife {
         if isStripe, session.card?.brand == .interac {
             // In person: the cardholder presents the card again (now and then the wrong one: Stripe refuses it).
             let wrongCard = random.chance(0.1)
-            await world.stripeSimulator.updateConfiguration { $0.simulatedCard = wrongCard ? .visa : .interac }
+            await world.stripeSimulator.configure { $0.simulatedCard = wrongCard ? .visa : .interac }
             if wrongCard { progress("fault stripe refund-wrong-card") }
             if random.chance(0.3) {
                 await world.stripeSimulator.inject(.refundAnswerLost)

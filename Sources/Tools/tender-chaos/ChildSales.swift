@@ -25,7 +25,7 @@ extension ChildLife {
             // The `refundFailed` card pays, and its refunds fail later (asynchronously, at Stripe).
             let card: Stripe.SimulatedCardType = declines ? .chargeDeclinedInsufficientFunds
                 : interac ? .interac : random.chance(0.06) ? .refundFailed : .visa
-            await world.stripeSimulator.updateConfiguration { $0.simulatedCard = card }
+            await world.stripeSimulator.configure { $0.simulatedCard = card }
         } else {
             await world.squareSimulator.setPresentedCard(declines ? .insufficientFunds : .visaChip)
         }
@@ -46,7 +46,7 @@ extension ChildLife {
                         || [.canceled, .failed].contains(current.state) && random.chance(0.3) {
                 // Another card for the same order.
                 if isStripe {
-                    await world.stripeSimulator.updateConfiguration { $0.simulatedCard = .visa }
+                    await world.stripeSimulator.configure { $0.simulatedCard = .visa }
                 } else {
                     await world.squareSimulator.setPresentedCard(.visaChip)
                 }
@@ -67,7 +67,7 @@ extension ChildLife {
         if isStripe {
             await world.stripeSimulator.inject(lost ? .answerLostAfterCharge : .confirmNotReceived)
         } else {
-            await world.squareSimulator.injectFault(lost ? .timeoutAfterServerCharge : .timeoutBeforeServerCharge)
+            await world.squareSimulator.inject(lost ? .answerLostAfterCharge : .confirmNotReceived)
         }
         progress("fault \(Self.name(isStripe)) \(lost ? "answer-lost-after-charge" : "confirm-not-received")")
     }
@@ -104,9 +104,9 @@ extension ChildLife {
         if isStripe {
             await world.stripeSimulator.inject(atConfirm ? .holdNextAuthorization : .holdNextCard)
         } else if atConfirm {
-            await world.squareSimulator.holdNextAuthorizationRequest()
+            await world.squareSimulator.inject(.holdNextAuthorization)
         } else {
-            await world.squareSimulator.holdNextCardPresentation()
+            await world.squareSimulator.inject(.holdNextCard)
         }
         injectedHold(isStripe)
         progress("fault \(Self.name(isStripe)) \(atConfirm ? "cancel-mid-confirm" : "cancel-mid-collect")")
@@ -140,7 +140,7 @@ extension ChildLife {
         if isStripe {
             await world.stripeSimulator.inject(.holdNextAuthorization)
         } else {
-            await world.squareSimulator.holdNextAuthorizationRequest()
+            await world.squareSimulator.inject(.holdNextAuthorization)
         }
         injectedHold(isStripe)
         let terminal = world.terminal(stripe: isStripe)

@@ -43,7 +43,7 @@ func runFlapTest(count: Int, seed: UInt64, directory: URL) async -> FlapReport {
         let declinesLater = random.chance(0.08)
         if isStripe {
             let card: Stripe.SimulatedCardType = declinesLater ? .chargeDeclinedInsufficientFunds : .visa
-            await world.stripeSimulator.updateConfiguration { $0.simulatedCard = card }
+            await world.stripeSimulator.configure { $0.simulatedCard = card }
         } else {
             await world.squareSimulator.setPresentedCard(declinesLater ? .insufficientFunds : .visaChip)
         }

@@ -90,12 +90,12 @@ final class World: @unchecked Sendable {
     private static func stripeProcessor(client: PersistingStripeClient, server: PersistingStripeServer,
                                         clock: ManualClock) -> StripeProcessor {
         StripeProcessor(client: client, captureService: server, serverLookup: server, refundService: server,
-                        clock: clock, simulatedReaders: true)
+                        configuration: .withSimulatedReaders, clock: clock)
     }
 
     private static func squareProcessor(client: PersistingSquareClient, server: PersistingSquareServer,
                                         clock: ManualClock) -> SquareProcessor {
-        SquareProcessor(client: client, captureService: server, lookup: server, refundService: server,
+        SquareProcessor(client: client, captureService: server, serverLookup: server, refundService: server,
                         configuration: Accounts.squareAdapterConfiguration, clock: clock)
     }
 
@@ -115,7 +115,7 @@ final class World: @unchecked Sendable {
 
     /// The adapters' consistency windows: how long an empty search proves nothing.
     var longestConsistencyWindow: Double {
-        max(stripe.searchConsistencyWindow, Accounts.squareAdapterConfiguration.searchConsistencyWindow)
+        max(stripe.configuration.searchConsistencyWindow, Accounts.squareAdapterConfiguration.searchConsistencyWindow)
     }
 
     // MARK: Launch

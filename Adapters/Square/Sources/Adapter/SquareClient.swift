@@ -25,7 +25,7 @@ import Foundation
 ///   `trackingConsentState`, `updateTrackingConsent(withGranted:)`, `PaymentHandle.additionalPaymentMethods`, the
 ///   `dictionaryRepresentation` of every model.
 /// - ``networkMonitor`` is not a Square type (see ``Square/NetworkMonitor``).
-public protocol SquareClient: Sendable {
+package protocol SquareClient: Sendable {
     /// `MobilePaymentsSDK.shared.authorizationManager`.
     var authorizationManager: any Square.AuthorizationManager { get }
     /// `MobilePaymentsSDK.shared.paymentManager`.
@@ -40,14 +40,14 @@ public protocol SquareClient: Sendable {
 
 extension Square {
     /// Square's `AuthorizationManager`.
-    public protocol AuthorizationManager: Sendable {
+    package protocol AuthorizationManager: Sendable {
         /// `authorize(withAccessToken:locationID:completion:)` (the spelling Swift imports and Square's sample uses;
         /// DocC prints `authorize(accessToken:locationID:completion:)`, reference §1). Main thread only; the
         /// completion's `Error?` is thrown here.
         /// - Throws: ``Square/AuthorizationError``.
         func authorize(withAccessToken accessToken: String, locationID: String) async throws(AuthorizationError)
         /// `deauthorize(completion:)`, returning when the completion runs (Square: wait for it before authorizing
-        /// again). Queued offline payments remain on the device (seed 001; see ``SquareSimulator``).
+        /// again). Queued offline payments remain on the device (see ``SquareSimulator``).
         func deauthorize() async
         /// `state`.
         var state: AuthorizationState { get async }
@@ -60,7 +60,7 @@ extension Square {
     }
 
     /// Square's `AuthorizationStateObserver`.
-    public protocol AuthorizationStateObserver: AnyObject, Sendable {
+    package protocol AuthorizationStateObserver: AnyObject, Sendable {
         /// `authorizationStateDidChange(_:)`.
         func authorizationStateDidChange(_ authorizationState: AuthorizationState)
     }
@@ -71,25 +71,25 @@ extension Square {
     /// `UIViewController` (the app returns its top view controller). A bridge that gets `nil`, or not a view
     /// controller, fails the payment with `PaymentError.unexpected` through the delegate, as the SDK would for a
     /// payment it cannot present.
-    public struct PresentationContext: Sendable {
+    package struct PresentationContext: Sendable {
         /// A name for logs and tests (`"checkout"`).
-        public var name: String
+        package var name: String
         /// Returns the presenting `UIViewController` (typed `AnyObject` here). Called by the bridge on the main
         /// actor, once per payment.
-        public var viewController: @MainActor @Sendable () -> AnyObject?
+        package var viewController: @MainActor @Sendable () -> AnyObject?
 
         /// Creates a context.
-        public init(name: String, viewController: @escaping @MainActor @Sendable () -> AnyObject?) {
+        package init(name: String, viewController: @escaping @MainActor @Sendable () -> AnyObject?) {
             self.name = name
             self.viewController = viewController
         }
 
         /// No view controller: for simulators, previews and tests, which present nothing.
-        public static let headless = PresentationContext(name: "headless", viewController: { nil })
+        package static let headless = PresentationContext(name: "headless", viewController: { nil })
     }
 
     /// Square's `PaymentManager`.
-    public protocol PaymentManager: Sendable {
+    package protocol PaymentManager: Sendable {
         /// `startPayment(_:promptParameters:from:delegate:)`: returns a handle only if the payment started; the
         /// outcome arrives through `delegate` (also when it did not start: `didFail` before `nil` is returned).
         /// `from` is a ``PresentationContext`` the bridge turns into the `UIViewController`.
@@ -114,13 +114,13 @@ extension Square {
     }
 
     /// Square's `AvailableCardInputMethodsObserver`.
-    public protocol AvailableCardInputMethodsObserver: AnyObject, Sendable {
+    package protocol AvailableCardInputMethodsObserver: AnyObject, Sendable {
         /// `availableCardInputMethodsDidChange(_:)`.
         func availableCardInputMethodsDidChange(_ cardInputMethods: CardInputMethods)
     }
 
     /// Square's `PaymentHandle`: the bridge keeps the SDK's handle object and answers on the main actor.
-    public protocol PaymentHandle: Sendable {
+    package protocol PaymentHandle: Sendable {
         /// `paymentParameters`: what the payment started with.
         var paymentParameters: PaymentParameters { get }
         /// `payment`: the payment as it stands now.
@@ -137,7 +137,7 @@ extension Square {
     /// Square's `PaymentManagerDelegate`. Callbacks are synchronous, as in the SDK (the bridge forwards them from
     /// the main thread). The SDK's payment arguments are non-optional, here too. `didStart`, `willFinish` and
     /// `willCancel` are optional in the SDK: they have empty default implementations.
-    public protocol PaymentManagerDelegate: AnyObject, Sendable {
+    package protocol PaymentManagerDelegate: AnyObject, Sendable {
         /// `paymentManager(_:didStart:)`: started, no action yet.
         func paymentManager(_ paymentManager: any PaymentManager, didStart payment: any Payment)
         /// `paymentManager(_:willFinish:)`: succeeded; Square's UI is about to close.
@@ -155,7 +155,7 @@ extension Square {
     }
 
     /// Square's `OfflinePaymentQueue`, scoped to the authorized account and location.
-    public protocol OfflinePaymentQueue: Sendable {
+    package protocol OfflinePaymentQueue: Sendable {
         /// `getPayments(completion:)`: every offline payment on the device for the authorized account and
         /// location (queued, uploaded, failed, and processed ones until the SDK deletes them). The SDK's completion
         /// gives `([OfflinePayment], Error?)`; the bridge throws when the error is set.
@@ -169,7 +169,7 @@ extension Square {
     }
 
     /// Square's `ReaderManager`.
-    public protocol ReaderManager: Sendable {
+    package protocol ReaderManager: Sendable {
         /// `readers`: the paired readers.
         var readers: [ReaderInfo] { get async }
         /// `isPairingInProgress`.
@@ -189,7 +189,7 @@ extension Square {
     }
 
     /// Square's `ReaderObserver`.
-    public protocol ReaderObserver: AnyObject, Sendable {
+    package protocol ReaderObserver: AnyObject, Sendable {
         /// `readerWasAdded(_:)`.
         func readerWasAdded(_ readerInfo: ReaderInfo)
         /// `readerWasRemoved(_:)`.
@@ -199,7 +199,7 @@ extension Square {
     }
 
     /// Square's `ReaderPairingDelegate`.
-    public protocol ReaderPairingDelegate: AnyObject, Sendable {
+    package protocol ReaderPairingDelegate: AnyObject, Sendable {
         /// `readerPairingDidBegin()`.
         func readerPairingDidBegin()
         /// `readerPairingDidSucceed()`: a reader paired (which one is not said).
@@ -209,13 +209,13 @@ extension Square {
     }
 
     /// Square's `PairingHandle`.
-    public protocol PairingHandle: Sendable {
+    package protocol PairingHandle: Sendable {
         /// `stop()`: `true` if a pairing was canceled.
         func stop() async -> Bool
     }
 
     /// Square's `SettingsManager`.
-    public protocol SettingsManager: Sendable {
+    package protocol SettingsManager: Sendable {
         /// `paymentSettings`: the authorized seller's.
         var paymentSettings: PaymentSettings { get async }
         /// `sdkSettings` (environment and version).
@@ -228,7 +228,7 @@ extension Square {
     /// ``lastConnectedAt`` is the later of the last moment the path was satisfied and the last request the bridge saw
     /// Square answer, kept across launches in the app's defaults (a proxy: the SDK's own contacts with Square are not
     /// visible to the app). The simulator answers with its own model of the SDK's view.
-    public protocol NetworkMonitor: Sendable {
+    package protocol NetworkMonitor: Sendable {
         /// Whether the device can reach Square now.
         var isConnected: Bool { get async }
         /// When the device was last online as the SDK counts it for its 24-hour offline window; `nil` when never
@@ -241,7 +241,7 @@ extension Square {
     }
 
     /// Observes ``NetworkMonitor``. Not a Square type.
-    public protocol NetworkObserver: AnyObject, Sendable {
+    package protocol NetworkObserver: AnyObject, Sendable {
         /// Connectivity changed.
         func networkDidChange(isConnected: Bool)
     }
@@ -249,9 +249,9 @@ extension Square {
 
 extension Square.PaymentManagerDelegate {
     /// Optional in the SDK: nothing by default.
-    public func paymentManager(_ paymentManager: any Square.PaymentManager, didStart payment: any Square.Payment) {}
+    package func paymentManager(_ paymentManager: any Square.PaymentManager, didStart payment: any Square.Payment) {}
     /// Optional in the SDK: nothing by default.
-    public func paymentManager(_ paymentManager: any Square.PaymentManager, willFinish payment: any Square.Payment) {}
+    package func paymentManager(_ paymentManager: any Square.PaymentManager, willFinish payment: any Square.Payment) {}
     /// Optional in the SDK: nothing by default.
-    public func paymentManager(_ paymentManager: any Square.PaymentManager, willCancel payment: any Square.Payment) {}
+    package func paymentManager(_ paymentManager: any Square.PaymentManager, willCancel payment: any Square.Payment) {}
 }

@@ -3,12 +3,12 @@ import Tender
 /// Square's error enums mapped to Tender's ``PaymentError``, by case name: Square publishes no raw values, so every
 /// row's numeric code is `nil`. A case a future SDK adds is not in a table and maps to the documented fallback
 /// (``PaymentError/Code/unrecognizedVendorError``, retry the same payment), never to a success or a decline.
-public enum SquareErrorTable {
+package enum SquareErrorTable {
     /// The processor name used in every ``PaymentError/VendorError``.
-    public static let processor = "square"
+    package static let processor = "square"
 
     /// `PaymentError`: the 16 cases of 2.5 and the 3 historical ones.
-    public static let paymentError = VendorErrorTable(processor: processor, vendorType: "PaymentError", rows: [
+    package static let paymentError = VendorErrorTable(processor: processor, vendorType: "PaymentError", rows: [
         VendorErrorMapping("deviceTimeDoesNotMatchServerTime", nil, .configurationError, .fixIntegration, .creation,
                            "The device clock does not match Square's; set the time automatically and retry."),
         VendorErrorMapping("invalidPaymentParameters", nil, .invalidRequest, .fixRequest, .creation,
@@ -50,7 +50,7 @@ public enum SquareErrorTable {
     ])
 
     /// `AuthorizationError`: 15 cases.
-    public static let authorizationError = VendorErrorTable(
+    package static let authorizationError = VendorErrorTable(
         processor: processor, vendorType: "AuthorizationError", rows: [
             VendorErrorMapping("alreadyAuthorized", nil, .invalidState, .none, .authorization,
                                "The device is already signed in to Square."),
@@ -85,7 +85,7 @@ public enum SquareErrorTable {
         ])
 
     /// `OfflinePaymentQueueError`: 3 cases.
-    public static let offlinePaymentQueueError = VendorErrorTable(
+    package static let offlinePaymentQueueError = VendorErrorTable(
         processor: processor, vendorType: "OfflinePaymentQueueError", rows: [
             VendorErrorMapping("notAuthorized", nil, .notAuthorized, .fixIntegration, .reconciliation,
                                "The Square SDK is not signed in, so its offline queue cannot be read."),
@@ -96,7 +96,7 @@ public enum SquareErrorTable {
         ])
 
     /// `ReaderUnavailableReason`: 12 cases.
-    public static let readerUnavailableReason = VendorErrorTable(
+    package static let readerUnavailableReason = VendorErrorTable(
         processor: processor, vendorType: "ReaderUnavailableReason", rows: [
             VendorErrorMapping("blockingFirmwareUpdate", nil, .readerUpdateRequired, .waitAndRetry, .softwareUpdate,
                                "The reader is installing a required update."),
@@ -125,7 +125,7 @@ public enum SquareErrorTable {
         ])
 
     /// `ReaderPairingError`: 17 cases.
-    public static let readerPairingError = VendorErrorTable(
+    package static let readerPairingError = VendorErrorTable(
         processor: processor, vendorType: "ReaderPairingError", rows: [
             VendorErrorMapping("bluetoothDisabled", nil, .devicePermissionDenied, .fixIntegration, .readerConnection,
                                "Bluetooth is off on this device."),
@@ -166,25 +166,25 @@ public enum SquareErrorTable {
 
 extension Square.PaymentError {
     /// Tender's error for this case.
-    public var tenderError: PaymentError { SquareErrorTable.paymentError.error(named: caseName) }
+    package var tenderError: PaymentError { SquareErrorTable.paymentError.error(named: caseName) }
 }
 
 extension Square.AuthorizationError {
     /// Tender's error for this case.
-    public var tenderError: PaymentError { SquareErrorTable.authorizationError.error(named: caseName) }
+    package var tenderError: PaymentError { SquareErrorTable.authorizationError.error(named: caseName) }
 }
 
 extension Square.OfflinePaymentQueueError {
     /// Tender's error for this case.
-    public var tenderError: PaymentError { SquareErrorTable.offlinePaymentQueueError.error(named: caseName) }
+    package var tenderError: PaymentError { SquareErrorTable.offlinePaymentQueueError.error(named: caseName) }
 }
 
 extension Square.ReaderUnavailableReason {
     /// Tender's error for this reason.
-    public var tenderError: PaymentError { SquareErrorTable.readerUnavailableReason.error(named: caseName) }
+    package var tenderError: PaymentError { SquareErrorTable.readerUnavailableReason.error(named: caseName) }
 }
 
 extension Square.ReaderPairingError {
     /// Tender's error for this case.
-    public var tenderError: PaymentError { SquareErrorTable.readerPairingError.error(named: caseName) }
+    package var tenderError: PaymentError { SquareErrorTable.readerPairingError.error(named: caseName) }
 }

@@ -12,60 +12,29 @@ final class PaymentDelegateBridge: Square.PaymentManagerDelegate {
         case canceled(any Square.Payment)
     }
 
-    private struct Mailbox {
-        var buffer: [Event] = []
-        var waiter: CheckedContinuation<Event?, Never>?
-        var closed = false
-    }
-
-    private let mailbox = Locked(Mailbox())
+    private let mailbox = CallbackMailbox<Event>()
 
     /// The next callback, or `nil` once the payment ended and everything was read. Not cancellable.
-    func next() async -> Event? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Event?, Never>) in
-            let ready: Event?? = mailbox.withLock { box in
-                if !box.buffer.isEmpty { return .some(box.buffer.removeFirst()) }
-                if box.closed { return .some(nil) }
-                box.waiter = continuation
-                return .none
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
-    }
+    func next() async -> Event? { await mailbox.next() }
 
     /// `startPayment` returned `nil`: no callback will come after those already delivered.
-    func noMoreEvents() { deliver(nil, closing: true) }
-
-    private func deliver(_ event: Event?, closing: Bool) {
-        let resumed: (CheckedContinuation<Event?, Never>, Event?)? = mailbox.withLock { box in
-            guard !box.closed else { return nil }
-            if closing { box.closed = true }
-            if let waiter = box.waiter {
-                box.waiter = nil
-                if let event { return (waiter, event) }
-                return (waiter, nil)
-            }
-            if let event { box.buffer.append(event) }
-            return nil
-        }
-        if let (waiter, event) = resumed { waiter.resume(returning: event) }
-    }
+    func noMoreEvents() { mailbox.finish() }
 
     func paymentManager(_ paymentManager: any Square.PaymentManager, didStart payment: any Square.Payment) {
-        deliver(.started(payment), closing: false)
+        mailbox.send(.started(payment))
     }
 
     func paymentManager(_ paymentManager: any Square.PaymentManager, didFinish payment: any Square.Payment) {
-        deliver(.finished(payment), closing: true)
+        mailbox.finish(with: .finished(payment))
     }
 
     func paymentManager(_ paymentManager: any Square.PaymentManager, didFail payment: any Square.Payment,
                         withError error: any Error) {
-        deliver(.failed(payment, error), closing: true)
+        mailbox.finish(with: .failed(payment, error))
     }
 
     func paymentManager(_ paymentManager: any Square.PaymentManager, didCancel payment: any Square.Payment) {
-        deliver(.canceled(payment), closing: true)
+        mailbox.finish(with: .canceled(payment))
     }
 }
 
@@ -74,24 +43,10 @@ final class PairingDelegateBridge: Square.ReaderPairingDelegate {
     /// `startPairing(with:)` returned `nil` without saying why.
     struct PairingDidNotStart: Error {}
 
-    private struct Box {
-        var outcome: (any Error)??
-        var waiter: CheckedContinuation<(any Error)?, Never>?
-    }
-
-    private let box = Locked(Box())
+    private let result = CallbackResult<(any Error)?>()
 
     /// `nil` once a reader paired, or the error the pairing failed with (`CancellationError` if cancelled).
-    func outcome() async -> (any Error)? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<(any Error)?, Never>) in
-            let ready: (any Error)?? = box.withLock { box in
-                if let outcome = box.outcome { return .some(outcome) }
-                box.waiter = continuation
-                return .none
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
-    }
+    func outcome() async -> (any Error)? { await result.value }
 
     /// Pairing did not start and the delegate said nothing.
     func didNotStart() { resolve(PairingDidNotStart()) }
@@ -99,15 +54,7 @@ final class PairingDelegateBridge: Square.ReaderPairingDelegate {
     /// The task waiting for the pairing was cancelled.
     func cancel() { resolve(CancellationError()) }
 
-    private func resolve(_ outcome: (any Error)?) {
-        let waiter = box.withLock { box -> CheckedContinuation<(any Error)?, Never>? in
-            guard box.outcome == nil else { return nil }
-            box.outcome = .some(outcome)
-            defer { box.waiter = nil }
-            return box.waiter
-        }
-        waiter?.resume(returning: outcome)
-    }
+    private func resolve(_ outcome: (any Error)?) { result.resume(outcome) }
 
     func readerPairingDidBegin() {}
     func readerPairingDidSucceed() { resolve(nil) }

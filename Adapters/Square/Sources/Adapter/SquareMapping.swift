@@ -3,12 +3,12 @@ import Tender
 
 /// Square's enums and types mapped to Tender's, by case. Every function is an exhaustive `switch` (no `default`), so a
 /// case added to a mirror fails to compile until it is mapped; the tests walk every case as well.
-public enum SquareMapping {
+package enum SquareMapping {
     // MARK: Routing
 
     /// The `ProcessingMode` for a routing decision: `.online` → `onlineOnly`, `.onlineWithOfflineFallback` →
     /// `autoDetect`, `.offline` → `offlineOnly`; `nil` for a refusal (Square is not called).
-    public static func processingMode(for routing: RoutingDecision) -> Square.ProcessingMode? {
+    package static func processingMode(for routing: RoutingDecision) -> Square.ProcessingMode? {
         switch routing {
         case .online: .onlineOnly
         case .onlineWithOfflineFallback: .autoDetect
@@ -18,7 +18,7 @@ public enum SquareMapping {
     }
 
     /// The Tender policy a `ProcessingMode` corresponds to.
-    public static func offlinePolicy(for mode: Square.ProcessingMode) -> OfflinePolicy {
+    package static func offlinePolicy(for mode: Square.ProcessingMode) -> OfflinePolicy {
         switch mode {
         case .onlineOnly: .requireOnline
         case .autoDetect: .preferOnline
@@ -29,7 +29,7 @@ public enum SquareMapping {
     // MARK: Statuses
 
     /// `OfflineStatus` → Tender's per-payment queue status (the table documented on ``OfflinePaymentStatus``).
-    public static func offlinePaymentStatus(_ status: Square.OfflineStatus) -> OfflinePaymentStatus {
+    package static func offlinePaymentStatus(_ status: Square.OfflineStatus) -> OfflinePaymentStatus {
         switch status {
         case .queued: .stored
         case .uploaded: .uploaded
@@ -41,7 +41,7 @@ public enum SquareMapping {
     }
 
     /// `OfflineStatus` → the session state it means, or `nil` when it says nothing new (`unknown`).
-    public static func paymentState(_ status: Square.OfflineStatus) -> PaymentState? {
+    package static func paymentState(_ status: Square.OfflineStatus) -> PaymentState? {
         switch status {
         case .queued, .uploaded: .storedOffline
         case .failedToUpload: .failedToForward
@@ -52,7 +52,7 @@ public enum SquareMapping {
     }
 
     /// `PaymentStatus` of an online payment → the session state.
-    public static func paymentState(_ status: Square.PaymentStatus) -> PaymentState {
+    package static func paymentState(_ status: Square.PaymentStatus) -> PaymentState {
         switch status {
         case .initialized, .pending: .processing
         case .approved: .authorized
@@ -64,7 +64,7 @@ public enum SquareMapping {
     }
 
     /// `CardPaymentStatus` → the session state.
-    public static func paymentState(_ status: Square.CardPaymentStatus) -> PaymentState {
+    package static func paymentState(_ status: Square.CardPaymentStatus) -> PaymentState {
         switch status {
         case .authorized: .authorized
         case .captured: .succeeded
@@ -76,7 +76,7 @@ public enum SquareMapping {
 
     /// `PaymentRefund.status` → Tender's refund status: `PENDING` → pending, `COMPLETED` → succeeded, `REJECTED` and
     /// `FAILED` → failed (nothing refunded).
-    public static func refundStatus(_ status: Square.PaymentRefundStatus) -> RefundStatus {
+    package static func refundStatus(_ status: Square.PaymentRefundStatus) -> RefundStatus {
         switch status {
         case .pending: .pending
         case .completed: .succeeded
@@ -87,7 +87,7 @@ public enum SquareMapping {
     // MARK: Cards
 
     /// `CardEntryMethod` → Tender's.
-    public static func entryMethod(_ method: Square.CardEntryMethod) -> CardEntryMethod {
+    package static func entryMethod(_ method: Square.CardEntryMethod) -> CardEntryMethod {
         switch method {
         case .contactless: .contactless
         case .emv: .chip
@@ -99,7 +99,7 @@ public enum SquareMapping {
     }
 
     /// `CardBrand` → Tender's.
-    public static func cardBrand(_ brand: Square.CardBrand) -> CardBrand {
+    package static func cardBrand(_ brand: Square.CardBrand) -> CardBrand {
         switch brand {
         case .americanExpress: .amex
         case .chinaUnionPay: .unionPay
@@ -119,7 +119,7 @@ public enum SquareMapping {
     }
 
     /// Receipt details of an online payment.
-    public static func cardDetails(_ details: Square.CardPaymentDetails) -> CardDetails {
+    package static func cardDetails(_ details: Square.CardPaymentDetails) -> CardDetails {
         CardDetails(brand: cardBrand(details.card?.cardBrand ?? .unknown), last4: details.card?.last4,
                     entryMethod: entryMethod(details.entryMethod), applicationName: details.applicationName,
                     applicationIdentifier: details.applicationIdentifier, authorizationCode: details.authResultCode,
@@ -128,7 +128,7 @@ public enum SquareMapping {
 
     /// Receipt details of an offline payment: no authorization code and no expiry, which Square does not supply
     /// offline (absent, not invented).
-    public static func cardDetails(_ details: Square.OfflineCardPaymentDetails) -> CardDetails {
+    package static func cardDetails(_ details: Square.OfflineCardPaymentDetails) -> CardDetails {
         CardDetails(brand: cardBrand(details.card?.cardBrand ?? .unknown), last4: details.card?.last4,
                     entryMethod: entryMethod(details.entryMethod), applicationName: details.applicationName,
                     applicationIdentifier: details.applicationIdentifier)
@@ -137,7 +137,7 @@ public enum SquareMapping {
     // MARK: Money
 
     /// `Currency` → Tender's; `nil` for `unknown`.
-    public static func currency(_ currency: Square.Currency) -> Currency? {
+    package static func currency(_ currency: Square.Currency) -> Currency? {
         switch currency {
         case .AUD: .aud
         case .CAD: .cad
@@ -150,17 +150,17 @@ public enum SquareMapping {
     }
 
     /// Tender's currency → Square's; `nil` outside Square's six.
-    public static func squareCurrency(_ currency: Currency) -> Square.Currency? {
+    package static func squareCurrency(_ currency: Currency) -> Square.Currency? {
         Square.Currency.allCases.first { self.currency($0) == currency }
     }
 
     /// The currencies Square accepts, as Tender's.
-    public static var supportedCurrencies: Set<Currency> { Set(Square.Currency.allCases.compactMap(currency)) }
+    package static var supportedCurrencies: Set<Currency> { Set(Square.Currency.allCases.compactMap(currency)) }
 
     /// Tender's money → Square's `Money(amount: UInt, currency:)`.
     /// - Throws: ``PaymentError/Code/invalidCurrency`` outside Square's six currencies,
     ///   ``PaymentError/Code/invalidAmount`` for a negative amount: never a silent truncation.
-    public static func squareMoney(_ money: Money) throws(PaymentError) -> Square.Money {
+    package static func squareMoney(_ money: Money) throws(PaymentError) -> Square.Money {
         guard let currency = squareCurrency(money.currency) else {
             throw PaymentError(.invalidCurrency, recovery: .fixRequest, phase: .validation,
                                message: "Square does not take \(money.currency.code); it takes AUD, CAD, EUR, GBP, JPY and USD.")
@@ -169,7 +169,7 @@ public enum SquareMapping {
     }
 
     /// Square's money → Tender's; `nil` for an unknown currency or an amount beyond 64-bit minor units.
-    public static func money(_ money: Square.Money) -> Money? {
+    package static func money(_ money: Square.Money) -> Money? {
         guard let currency = currency(money.currency), money.amount <= UInt(Int64.max) else { return nil }
         return Money(minorUnits: Int64(money.amount), currency: currency)
     }
@@ -177,7 +177,7 @@ public enum SquareMapping {
     // MARK: Readers
 
     /// `CardInputMethods` → Tender's input options.
-    public static func inputOptions(_ methods: Square.CardInputMethods) -> ReaderInputOptions {
+    package static func inputOptions(_ methods: Square.CardInputMethods) -> ReaderInputOptions {
         var options: ReaderInputOptions = []
         if methods.contains(.chip) { options.insert(.insert) }
         if methods.contains(.contactless) { options.insert(.tap) }
@@ -186,7 +186,7 @@ public enum SquareMapping {
     }
 
     /// `ReaderStatus` → Tender's connection status.
-    public static func connectionStatus(_ status: Square.ReaderStatus) -> ReaderConnectionStatus {
+    package static func connectionStatus(_ status: Square.ReaderStatus) -> ReaderConnectionStatus {
         switch status {
         case .connectingToDevice, .connectingToSquare: .connecting
         case .ready: .connected
@@ -195,7 +195,7 @@ public enum SquareMapping {
     }
 
     /// `ReaderUnavailableReason` → why the reader dropped out, for ``ProcessorEvent/readerDisconnected(_:)``.
-    public static func disconnectReason(_ reason: Square.ReaderUnavailableReason) -> ReaderDisconnectReason {
+    package static func disconnectReason(_ reason: Square.ReaderUnavailableReason) -> ReaderDisconnectReason {
         switch reason {
         case .blockingFirmwareUpdate: .rebooted
         case .bluetoothDisabled, .bluetoothFailure, .readerTimeout: .linkLost
@@ -206,7 +206,7 @@ public enum SquareMapping {
     }
 
     /// `ReaderInfo` → Tender's reader.
-    public static func reader(_ info: Square.ReaderInfo, locationID: String?, isSimulated: Bool) -> Reader {
+    package static func reader(_ info: Square.ReaderInfo, locationID: String?, isSimulated: Bool) -> Reader {
         Reader(id: String(info.id), serialNumber: info.serialNumber, model: info.model.caseName,
                softwareVersion: info.firmwareInfo?.version,
                batteryLevel: info.batteryStatus.map { Double($0.percentage) / 100 },
@@ -215,13 +215,13 @@ public enum SquareMapping {
 
     /// A pairing failure (`readerPairingDidFail(with:)`) → Tender's error, by case; an error that is not a
     /// ``Square/ReaderPairingError`` maps to the table's documented fallback.
-    public static func pairingError(_ error: any Error) -> PaymentError {
+    package static func pairingError(_ error: any Error) -> PaymentError {
         if let error = error as? Square.ReaderPairingError { return error.tenderError }
         return SquareErrorTable.readerPairingError.error(named: String(describing: error), phase: .readerConnection)
     }
 
     /// The error for a reader that is not ready: its unavailable reason's row, or a fault / not-connected error.
-    public static func readerError(_ status: Square.ReaderStatusInfo) -> PaymentError? {
+    package static func readerError(_ status: Square.ReaderStatusInfo) -> PaymentError? {
         switch status.status {
         case .ready: return nil
         case .readerUnavailable:

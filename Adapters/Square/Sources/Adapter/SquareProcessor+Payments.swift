@@ -76,14 +76,14 @@ extension SquareProcessor {
                 parameters, promptParameters: configuration.promptParameters, from: configuration.presentation,
                 delegate: delegate)
             if let handle {
-                state.withLock { $0.handles[reference] = handle }
+                state.handles[reference] = handle
                 handleBox.withLock { $0 = handle }
                 if Task.isCancelled { await requestCancel(reference: reference, handle: handle) }
             } else {
                 delegate.noMoreEvents()  // the SDK reported why through didFail before returning nil
             }
             defer {
-                state.withLock { state in
+                do {
                     state.handles[reference] = nil
                     state.cancelRequested.remove(reference)
                 }
@@ -136,8 +136,8 @@ extension SquareProcessor {
 
     /// Cancels through the handle, remembering that the cancellation is the app's (not a refused card's).
     func requestCancel(reference: String, handle: any Square.PaymentHandle) async {
-        state.withLock { _ = $0.cancelRequested.insert(reference) }
-        if !(await handle.cancelPayment()) { state.withLock { _ = $0.cancelRequested.remove(reference) } }
+        state.cancelRequested.insert(reference)
+        if !(await handle.cancelPayment()) { state.cancelRequested.remove(reference) }
     }
 
     /// Cancels the payment in progress through its `PaymentHandle` (this adapter's, or the SDK's
@@ -145,7 +145,7 @@ extension SquareProcessor {
     /// - Throws: ``PaymentError/Code/unknownReference`` when no payment with this reference is in progress, or
     ///   ``PaymentError/Code/invalidState`` when Square can no longer cancel it (the card was read).
     public func cancelPayment(reference: String) async throws {
-        var handle = state.current.handles[reference]
+        var handle = state.handles[reference]
         if handle == nil, let current = await client.paymentManager.currentPaymentHandle,
            current.paymentParameters.referenceID == reference {
             handle = current
@@ -154,9 +154,9 @@ extension SquareProcessor {
             throw PaymentError(.unknownReference, recovery: .none, phase: .cancellation,
                                message: "No Square payment with reference \(reference) is in progress.")
         }
-        state.withLock { _ = $0.cancelRequested.insert(reference) }
+        state.cancelRequested.insert(reference)
         guard await handle.cancelPayment() else {
-            state.withLock { _ = $0.cancelRequested.remove(reference) }
+            state.cancelRequested.remove(reference)
             throw PaymentError(.invalidState, recovery: .none, phase: .cancellation,
                                message: "Square can no longer cancel payment \(reference): the card was read; its outcome follows.",
                                vendor: .init(processor: name, name: "notCancelable"))
@@ -174,7 +174,7 @@ extension SquareProcessor {
     public func capturePayment(_ request: CaptureRequest) async throws -> ProcessorPaymentUpdate {
         let (reference, processorPaymentID, amount) = (request.reference, request.processorPaymentID, request.amount)
         let captured = ProcessorPaymentUpdate(reference: reference, state: .succeeded, processorPaymentID: processorPaymentID)
-        if let lookup {
+        if let lookup = serverLookup {
             let payment: Square.APIPayment?
             do { payment = try await lookup.payment(id: processorPaymentID) } catch { throw PaymentError(capturing: error) }
             if let payment {
@@ -189,7 +189,7 @@ extension SquareProcessor {
         do {
             try await captureService.capture(request)
         } catch {
-            if let lookup, let payment = try? await lookup.payment(id: processorPaymentID), let expired = expiry(of: payment) {
+            if let lookup = serverLookup, let payment = try? await lookup.payment(id: processorPaymentID), let expired = expiry(of: payment) {
                 throw expired
             }
             throw PaymentError(capturing: error)
@@ -200,7 +200,7 @@ extension SquareProcessor {
     /// Voids an approved payment (`CancelPayment`) through the app's capture service; a payment Square already
     /// canceled (its delay ran out) is reported canceled.
     public func voidPayment(_ request: VoidRequest) async throws -> ProcessorPaymentUpdate {
-        if let lookup, let payment = try? await lookup.payment(id: request.processorPaymentID),
+        if let lookup = serverLookup, let payment = try? await lookup.payment(id: request.processorPaymentID),
            payment.status == .canceled {
             return ProcessorPaymentUpdate(reference: request.reference, state: .canceled,
                                           processorPaymentID: request.processorPaymentID, error: expiry(of: payment))
@@ -242,7 +242,7 @@ extension SquareProcessor {
     /// cancellation: nothing was stored or charged, and another card (chip or contactless) can be taken.
     private func canceled(_ payment: any Square.Payment, reference: String, mode: Square.ProcessingMode)
         -> ProcessorPaymentUpdate {
-        let requested = state.current.cancelRequested.contains(reference)
+        let requested = state.cancelRequested.contains(reference)
         if !requested, mode != .onlineOnly, let (brand, entry) = Self.cardRead(payment) {
             let message = brand == .interac
                 ? "Interac debit cannot be taken offline; ask for another card, or take it once the device is online."
@@ -324,7 +324,7 @@ extension SquareProcessor {
                 .outcomeUnknown, recovery: .waitAndRetry, phase: .reconciliation,
                 message: "Square's offline queue does not hold the earlier offline attempt \(attemptID) and its server shows nothing of it. Tender waits another \(seconds) s to be sure it was never stored (a payment Square processed and removed from the device takes a while to appear in its search); then taking \(reference) again starts a new payment."))
         }
-        let why = lookup == nil ? "no server lookup is configured, so Square's server cannot confirm it"
+        let why = serverLookup == nil ? "no server lookup is configured, so Square's server cannot confirm it"
             : "Square's server must confirm it, and cannot be asked now"
         return ProcessorPaymentUpdate(reference: reference, state: .outcomeUnknown, error: PaymentError(
             .outcomeUnknown, recovery: .goOnline, phase: .reconciliation,

@@ -45,7 +45,7 @@ extension SquareProcessor {
     /// Remembers an offline payment seen on the device: its status (reported once per change) and, until it is
     /// final, the payment itself (so it can be found on the server if it leaves the device unseen).
     func remember(_ payment: Square.OfflinePayment, reference: String) {
-        state.withLock { state in
+        do {
             state.reportedOfflineStatus[payment.localID] = payment.status
             if Self.isFinal(payment.status) {
                 state.tracked[payment.localID] = nil
@@ -70,13 +70,13 @@ extension SquareProcessor {
     private func reportChanges(in payments: [Square.OfflinePayment]) async {
         var changed = false
         for payment in payments {
-            let previous = state.current.reportedOfflineStatus[payment.localID]
+            let previous = state.reportedOfflineStatus[payment.localID]
             remember(payment, reference: payment.localID)
             guard previous != payment.status else { continue }
             changed = true
             guard Self.isFinal(payment.status) else { continue }
             var update = offlineUpdate(payment, reference: payment.localID)
-            if payment.status == .processed, let id = payment.id, let lookup,
+            if payment.status == .processed, let id = payment.id, let lookup = serverLookup,
                let server = try? await lookup.payment(id: id), server.status == .approved {
                 update.captureBefore = server.delayedUntil
             }
@@ -90,8 +90,8 @@ extension SquareProcessor {
     /// not show yet (its search lags) is kept for the next read.
     private func departedPayments(present payments: [Square.OfflinePayment]) async -> [QueuedPayment] {
         let present = Set(payments.map(\.localID))
-        let departed = state.current.tracked.filter { !present.contains($0.key) }
-        guard !departed.isEmpty, let lookup, let locationID = await client.authorizationManager.location?.id else { return [] }
+        let departed = state.tracked.filter { !present.contains($0.key) }
+        guard !departed.isEmpty, let lookup = serverLookup, let locationID = await client.authorizationManager.location?.id else { return [] }
         var entries: [QueuedPayment] = []
         for (localID, tracked) in departed.sorted(by: { $0.value.storedAt < $1.value.storedAt }) {
             let query = PaymentLookupQuery(reference: tracked.reference, localID: localID,
@@ -102,7 +102,7 @@ extension SquareProcessor {
             let current = (try? await lookup.payment(id: match.id)) ?? match
             let update = apiUpdate(current, query)
             guard update.state == .forwarded || update.state == .declinedAfterForwarding else { continue }
-            state.withLock { state in
+            do {
                 state.tracked[localID] = nil
                 state.reportedOfflineStatus[localID] = update.state == .forwarded ? .processed : .failedToProcess
             }

@@ -35,7 +35,7 @@ extension SquareProcessor {
             noteSeen(attemptID, present: true)
             return .found(offlineUpdate(payment, reference: query.reference))
         }
-        guard let lookup, let locationID = await client.authorizationManager.location?.id else { return .unknown }
+        guard let lookup = serverLookup, let locationID = await client.authorizationManager.location?.id else { return .unknown }
         if let id = query.processorPaymentID {
             // An id Square issued: read it directly. Missing (`nil`) is left unknown rather than read as "never".
             guard let payment = try? await lookup.payment(id: id) else { return .unknown }
@@ -67,7 +67,7 @@ extension SquareProcessor {
             remember(payment, reference: query.reference)
             return (offlineUpdate(payment, reference: query.reference), SquareMapping.money(payment.totalMoney))
         }
-        guard let lookup, let locationID = await client.authorizationManager.location?.id else { return nil }
+        guard let lookup = serverLookup, let locationID = await client.authorizationManager.location?.id else { return nil }
         if let id = query.processorPaymentID, let payment = try? await lookup.payment(id: id) {
             return (apiUpdate(payment, query), SquareMapping.money(payment.totalMoney))
         }
@@ -95,7 +95,7 @@ extension SquareProcessor {
                                message: "Square's device still holds offline payment \(held.localID) of attempt \(attemptID) (\(held.status.caseName)); it cannot be canceled before it uploads, so no new payment is started for \(query.reference) yet.")
         }
         let key = await client.paymentManager.getIdempotencyKey(withPaymentAttemptId: attemptID)
-        guard let lookup, let locationID = await client.authorizationManager.location?.id else {
+        guard let lookup = serverLookup, let locationID = await client.authorizationManager.location?.id else {
             return key == nil ? nil
                 : "Square was not asked to cancel attempt \(attemptID) by its idempotency key: no server lookup is configured."
         }
@@ -200,7 +200,7 @@ extension SquareProcessor {
     /// Records whether the device was seen holding (or running) the vendor payment `attemptID`: the absence proof of
     /// an offline-only attempt counts from the first lookup that found nothing, and starts again when it is seen.
     private func noteSeen(_ attemptID: String, present: Bool) {
-        state.withLock { $0.absentSince[attemptID] = present ? nil : ($0.absentSince[attemptID] ?? clock.now()) }
+        state.absentSince[attemptID] = present ? nil : (state.absentSince[attemptID] ?? clock.now())
     }
 
     /// An offline-only attempt (`offlineOnly`: Square stores it on the device, and sends nothing to its server when
@@ -221,7 +221,7 @@ extension SquareProcessor {
     /// Seconds until an absent offline-only attempt is proven never stored (≤ 0: proven), or nil when it was not
     /// seen absent this launch.
     func absenceProofRemaining(_ attemptID: String) -> TimeInterval? {
-        guard let since = state.current.absentSince[attemptID] else { return nil }
+        guard let since = state.absentSince[attemptID] else { return nil }
         let window = max(configuration.searchConsistencyWindow, configuration.lateArrivalWindow)
         return since.addingTimeInterval(window).timeIntervalSince(clock.now())
     }

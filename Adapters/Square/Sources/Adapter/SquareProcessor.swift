@@ -26,7 +26,7 @@ import Tender
 ///   not hold it and its search does not show it, it is ``ProcessorLookup/notFound`` once
 ///   ``Configuration/searchConsistencyWindow`` and ``Configuration/lateArrivalWindow`` have passed since it was first
 ///   seen absent, and a retry meanwhile says how long to wait (``lookUpPayment(_:)``).
-public final class SquareProcessor: PaymentProcessor {
+public actor SquareProcessor: PaymentProcessor {
     /// The adapter's settings, including limits Square's SDK does not report.
     public struct Configuration: Sendable {
         /// How long the device may stay offline, counted from when it was last online (reported as
@@ -34,41 +34,44 @@ public final class SquareProcessor: PaymentProcessor {
         /// (``ProcessorOfflineLimits/storedAgeMaximum``): Square's 24 hours.
         public var offlineWindow: Double = 24 * 60 * 60
         /// The most payments a device may hold offline, every account and location together, reported as
-        /// ``ProcessorOfflineLimits/deviceStoredCountMaximum``. The seed says 1,000; the reference marks the figure
-        /// UNVERIFIED.
+        /// ``ProcessorOfflineLimits/deviceStoredCountMaximum``: 1,000 by default.
+        // Unverified: see Documentation/FIDELITY.md
         public var deviceOfflinePaymentCap: Int? = 1000
         /// The prompt parameters of every payment (Square's only prompt settings: whose UI, and which additional
         /// methods such as keyed entry it offers).
-        public var promptParameters = Square.PromptParameters()
+        package var promptParameters = Square.PromptParameters()
         /// Where Square's payment UI is presented from (the app's view controller, through the bridge).
-        public var presentation = Square.PresentationContext.headless
+        package var presentation = Square.PresentationContext.headless
         /// The delay, in seconds, after which Square applies ``delayAction`` to an uncaptured manual-capture
         /// payment: at least 60, at most Square's card-present default of 36 hours (129,600 s).
         public var delayDuration: TimeInterval = 36 * 60 * 60
         /// What Square does to an uncaptured payment when the delay ends.
-        public var delayAction: Square.DelayAction = .cancel
+        package var delayAction: Square.DelayAction = .cancel
         /// How long after a vendor payment was first recorded an empty `ListPayments` search still proves nothing.
-        /// Square says its results "might take several seconds to appear"; the figure is UNVERIFIED, so the
-        /// default is a generous minute.
+        /// Square says its results "might take several seconds to appear"; the default is a generous minute.
+        // Unverified: see Documentation/FIDELITY.md
         public var searchConsistencyWindow: TimeInterval = 60
         /// How long after an earlier call for an attempt last changed its state (``PaymentAttempt/lastRecordedAt``) its
         /// authorization request may still reach Square: sent before the SDK timed out or the app was killed, it can
         /// arrive after the app has retried, and Square cannot continue a payment the way Stripe continues a
         /// PaymentIntent, so a second request would be a second charge. Within it, an attempt that Square does not
         /// show is not sent again: the retry reports ``PaymentState/outcomeUnknown`` (``PaymentError/Recovery/waitAndRetry``).
-        /// Square documents no bound; the figure is UNVERIFIED, so the default is a generous minute.
+        /// Square documents no bound; the default is a generous minute.
+        // Unverified: see Documentation/FIDELITY.md
         public var lateArrivalWindow: TimeInterval = 60
         /// Whether readers are reported as simulated (set it over the simulator: the SDK has no such flag).
-        public var readersAreSimulated = false
+        public var simulatedReaders = false
         /// The largest total (amount plus tip) per currency, in minor units, that the seller's account takes in one
         /// payment, refused by the core before Square is asked. Empty by default: Square documents no maximum for
-        /// Mobile Payments SDK payments (UNVERIFIED that none exists; a seller's account may carry payment limits),
-        /// so set it to the account's limit if it has one.
+        /// Mobile Payments SDK payments (a seller's account may carry payment limits), so set it to the account's
+        /// limit if it has one.
+        // Unverified: see Documentation/FIDELITY.md
         public var maximumAmounts: [Currency: Int64] = [:]
         /// How long after a refund was recorded succeeded (`COMPLETED`) Square may still change it (reported as
         /// ``ProcessorCapabilities/refundChangeWindow``). Square documents `PaymentRefund.status` as `PENDING`, then
         /// `COMPLETED`, `REJECTED` or `FAILED`, and no change after `COMPLETED`: 0, so a completed refund is not
-        /// looked up again. UNVERIFIED; a seller who sees completed refunds fail later can set a window here.
+        /// looked up again. A seller who sees completed refunds fail later can set a window here.
+        // Unverified: see Documentation/FIDELITY.md
         public var refundChangeWindow: TimeInterval = 0
 
         /// The defaults.
@@ -76,16 +79,16 @@ public final class SquareProcessor: PaymentProcessor {
     }
 
     /// `"square"`.
-    public let name = SquareErrorTable.processor
+    public nonisolated let name = SquareErrorTable.processor
     let client: any SquareClient
     let captureService: any PaymentCaptureService
-    let lookup: (any SquareServerLookup)?
+    let serverLookup: (any SquareServerLookup)?
     let refundService: (any PaymentRefundService)?
-    let configuration: Configuration
+    package nonisolated let configuration: Configuration
     let clock: any TenderClock
     let emitter: ProcessorEventEmitter
     let observer: SquareEventObserver
-    let state = Locked(AdapterState())
+    var state = AdapterState()
 
     /// What the adapter remembers between calls (in memory only: a relaunch forgets it, and recovery does not need
     /// it).
@@ -112,23 +115,24 @@ public final class SquareProcessor: PaymentProcessor {
         var storedAt: Date
     }
 
-    /// Creates the adapter.
+    /// Creates the adapter. Apps create one with the bridge's `SquareProcessor.mobilePayments(…)` or the
+    /// simulator's `makeProcessor(…)`.
     /// - Parameters:
     ///   - client: the SDK (or the simulator).
     ///   - captureService: the app's server-side capture and void (`CompletePayment`, `CancelPayment`).
-    ///   - lookup: the app's server-side payment lookup, for recovery and abandonment; without it, unknown outcomes
+    ///   - serverLookup: the app's server-side payment lookup, for recovery and abandonment; without it, unknown outcomes
     ///     stay unknown until the core reconciles them.
     ///   - refundService: the app's server-side refunds (`RefundPayment`); without it, refunds are refused.
     ///   - configuration: the settings.
     ///   - clock: the clock the consistency window and capture deadlines are measured on.
     ///   - emitter: where events go (pass one `keepingHistory` to inspect them in tests).
-    public init(client: any SquareClient, captureService: any PaymentCaptureService,
-                lookup: (any SquareServerLookup)? = nil, refundService: (any PaymentRefundService)? = nil,
-                configuration: Configuration = Configuration(), clock: any TenderClock = SystemClock(),
-                emitter: ProcessorEventEmitter = ProcessorEventEmitter()) {
+    package init(client: any SquareClient, captureService: any PaymentCaptureService,
+                 serverLookup: (any SquareServerLookup)? = nil, refundService: (any PaymentRefundService)? = nil,
+                 configuration: Configuration = Configuration(), clock: any TenderClock = SystemClock(),
+                 emitter: ProcessorEventEmitter = ProcessorEventEmitter()) {
         self.client = client
         self.captureService = captureService
-        self.lookup = lookup
+        self.serverLookup = serverLookup
         self.refundService = refundService
         self.configuration = configuration
         self.clock = clock
@@ -136,17 +140,17 @@ public final class SquareProcessor: PaymentProcessor {
         self.observer = SquareEventObserver(emitter: emitter)
     }
 
-    /// The event stream (``ProcessorEventEmitter/stream``).
-    public func events() -> AsyncStream<ProcessorEvent> { emitter.stream }
+    /// Every event sent so far (only with an emitter `keepingHistory`).
+    package nonisolated var emittedEvents: [ProcessorEvent] { emitter.emitted }
+
+    /// The adapter's events.
+    public nonisolated func events() -> AsyncStream<ProcessorEvent> { emitter.stream }
 
     /// Registers the adapter's reader and network observers with the SDK and reports the current network status;
     /// called by every entry point, once. ``stopObserving()`` removes them.
     public func startObserving() async {
-        let first = state.withLock { state in
-            defer { state.observing = true }
-            return !state.observing
-        }
-        guard first else { return }
+        guard !state.observing else { return }
+        state.observing = true
         await client.readerManager.add(observer)
         await client.networkMonitor.add(observer)
         observer.remember(await client.readerManager.readers)
@@ -156,11 +160,8 @@ public final class SquareProcessor: PaymentProcessor {
 
     /// Removes the adapter's observers from the SDK (`remove(_:)`), e.g. before the adapter is dropped.
     public func stopObserving() async {
-        let was = state.withLock { state in
-            defer { state.observing = false }
-            return state.observing
-        }
-        guard was else { return }
+        guard state.observing else { return }
+        state.observing = false
         await client.readerManager.remove(observer)
         await client.networkMonitor.remove(observer)
     }
@@ -264,7 +265,7 @@ extension SquareProcessor {
             readers = await client.readerManager.readers
         }
         let locationID = await client.authorizationManager.location?.id
-        return readers.map { SquareMapping.reader($0, locationID: locationID, isSimulated: configuration.readersAreSimulated) }
+        return readers.map { SquareMapping.reader($0, locationID: locationID, isSimulated: configuration.simulatedReaders) }
     }
 
     /// Makes a paired reader ready at the authorized location, retrying its connection when it is unavailable.
@@ -288,7 +289,7 @@ extension SquareProcessor {
             info = await client.readerManager.readers.first(where: { $0.id == info.id }) ?? info
         }
         if let error = SquareMapping.readerError(info.statusInfo) { throw error }
-        return SquareMapping.reader(info, locationID: locationID, isSimulated: configuration.readersAreSimulated)
+        return SquareMapping.reader(info, locationID: locationID, isSimulated: configuration.simulatedReaders)
     }
 
     /// Square has no "disconnect": the paired readers are forgotten (`forget(_:)`).

@@ -9,7 +9,7 @@ import Tender
 /// ``SquareRESTServerLookup`` implements it over any `SquareRESTLookup` (TenderWire): `TenderServer`'s Square client,
 /// or the app's own call to its server answering with Square's REST objects. ``SquareSimulator``'s server implements
 /// it in tests.
-public protocol SquareServerLookup: Sendable {
+package protocol SquareServerLookup: Sendable {
     /// `ListPayments` at `locationID`, keeping the payments whose `reference_id` is `referenceID`, oldest first.
     /// `ListPayments` cannot filter by reference (the match is made client-side, page by page), and Square says its
     /// results "are eventually consistent, and new payments or changes to payments might take several seconds to
@@ -18,7 +18,7 @@ public protocol SquareServerLookup: Sendable {
     func payments(referenceID: String, locationID: String) async throws -> [Square.APIPayment]
 
     /// `GetPayment`: the payment with this id, or `nil` when Square answers `NOT_FOUND`. Read by id, it is not
-    /// subject to the search's lag (Square documents the lag for `ListPayments` only; UNVERIFIED for `GetPayment`).
+    /// subject to the search's lag (Square documents the lag for `ListPayments` only; unverified for `GetPayment`).
     /// - Throws: when the server cannot be reached.
     func payment(id: String) async throws -> Square.APIPayment?
 
@@ -33,41 +33,41 @@ public protocol SquareServerLookup: Sendable {
 extension Square {
     /// A `Payment` object of Square's Payments API (`v2/payments`), as the app's server reads it: what the SDK's
     /// ``OnlinePayment`` shows plus the server-only fields recovery needs (the delay, the offline details, refunds).
-    public struct APIPayment: Hashable, Sendable, Codable {
+    package struct APIPayment: Hashable, Sendable, Codable {
         /// The Square payment id.
-        public var id: String
+        package var id: String
         /// `APPROVED`, `PENDING`, `COMPLETED`, `CANCELED` or `FAILED` (the SDK's ``PaymentStatus`` cases of the
         /// same names).
-        public var status: PaymentStatus
+        package var status: PaymentStatus
         /// The amount, excluding the tip (including a surcharge, if applied).
-        public var amountMoney: Money
+        package var amountMoney: Money
         /// The tip.
-        public var tipMoney: Money?
+        package var tipMoney: Money?
         /// What has been refunded so far (`refunded_money`).
-        public var refundedMoney: Money?
+        package var refundedMoney: Money?
         /// `created_at`, Square's clock (for an offline payment: when Square processed it).
-        public var createdAt: Date
+        package var createdAt: Date
         /// `updated_at`.
-        public var updatedAt: Date
+        package var updatedAt: Date
         /// `location_id`.
-        public var locationID: String?
+        package var locationID: String?
         /// `reference_id`: Tender's reference.
-        public var referenceID: String?
+        package var referenceID: String?
         /// `note`.
-        public var note: String?
+        package var note: String?
         /// `card_details`.
-        public var cardDetails: CardPaymentDetails?
+        package var cardDetails: CardPaymentDetails?
         /// `delay_action`, for a delayed-capture payment.
-        public var delayAction: DelayAction?
+        package var delayAction: DelayAction?
         /// `delayed_until`: when Square applies the delay action (`created_at` + `delay_duration`).
-        public var delayedUntil: Date?
+        package var delayedUntil: Date?
         /// `is_offline_payment`.
-        public var isOfflinePayment: Bool
+        package var isOfflinePayment: Bool
         /// `offline_payment_details.client_created_at`: when the device took an offline payment.
-        public var offlineClientCreatedAt: Date?
+        package var offlineClientCreatedAt: Date?
 
         /// Creates a payment.
-        public init(id: String, status: PaymentStatus, amountMoney: Money, tipMoney: Money? = nil,
+        package init(id: String, status: PaymentStatus, amountMoney: Money, tipMoney: Money? = nil,
                     refundedMoney: Money? = nil, createdAt: Date, updatedAt: Date, locationID: String?,
                     referenceID: String?, note: String? = nil, cardDetails: CardPaymentDetails?,
                     delayAction: DelayAction? = nil, delayedUntil: Date? = nil, isOfflinePayment: Bool = false,
@@ -90,14 +90,14 @@ extension Square {
         }
 
         /// `total_money`: the amount plus the tip.
-        public var totalMoney: Money { Money(totaling: amountMoney, tipMoney) }
+        package var totalMoney: Money { Money(totaling: amountMoney, tipMoney) }
 
         /// Money was taken, or is held for capture.
-        public var isCharge: Bool { status == .approved || status == .completed }
+        package var isCharge: Bool { status == .approved || status == .completed }
     }
 
     /// `PaymentRefund.status` of Square's Refunds API.
-    public enum PaymentRefundStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum PaymentRefundStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// `PENDING`: awaiting approval.
         case pending
         /// `COMPLETED`: refunded.
@@ -119,17 +119,17 @@ public struct SquareRESTServerLookup: SquareServerLookup {
     public init(_ rest: any SquareRESTLookup) { self.rest = rest }
 
     /// The payments with this `reference_id` at the location, online and offline, oldest first, converted.
-    public func payments(referenceID: String, locationID: String) async throws -> [Square.APIPayment] {
+    package func payments(referenceID: String, locationID: String) async throws -> [Square.APIPayment] {
         try await rest.payments(referenceID: referenceID, locationID: locationID).map(Self.apiPayment)
     }
 
     /// `GetPayment`, converted; `nil` when Square answers `NOT_FOUND`.
-    public func payment(id: String) async throws -> Square.APIPayment? {
+    package func payment(id: String) async throws -> Square.APIPayment? {
         try await rest.getPayment(id: id).map(Self.apiPayment)
     }
 
     /// `CancelPaymentByIdempotencyKey`.
-    public func cancelPayment(byIdempotencyKey key: String) async throws {
+    package func cancelPayment(byIdempotencyKey key: String) async throws {
         try await rest.cancelPayment(idempotencyKey: key)
     }
 }

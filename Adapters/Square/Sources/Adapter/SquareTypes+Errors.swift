@@ -4,7 +4,7 @@ import Foundation
 
 extension Square {
     /// Square's `PaymentError`: the 16 cases of 2.5 and the 3 historical ones (19 codes across 2.0–2.5).
-    public enum PaymentError: String, Error, Hashable, Sendable, Codable, CaseIterable {
+    package enum PaymentError: String, Error, Hashable, Sendable, Codable, CaseIterable {
         /// The device clock is out of sync with the server.
         case deviceTimeDoesNotMatchServerTime
         /// The `PaymentParameters` were invalid.
@@ -46,7 +46,7 @@ extension Square {
     }
 
     /// Square's `AuthorizationError` (15 cases).
-    public enum AuthorizationError: String, Error, Hashable, Sendable, Codable, CaseIterable {
+    package enum AuthorizationError: String, Error, Hashable, Sendable, Codable, CaseIterable {
         /// Already authorized.
         case alreadyAuthorized
         /// An authorization is running.
@@ -80,7 +80,7 @@ extension Square {
     }
 
     /// Square's `OfflinePaymentQueueError` (3 cases).
-    public enum OfflinePaymentQueueError: String, Error, Hashable, Sendable, Codable, CaseIterable {
+    package enum OfflinePaymentQueueError: String, Error, Hashable, Sendable, Codable, CaseIterable {
         /// Not authorized.
         case notAuthorized
         /// Unexpected.
@@ -90,7 +90,7 @@ extension Square {
     }
 
     /// Square's `ReaderPairingError` (17 cases), delivered by `readerPairingDidFail(with:)`.
-    public enum ReaderPairingError: String, Error, Hashable, Sendable, Codable, CaseIterable {
+    package enum ReaderPairingError: String, Error, Hashable, Sendable, Codable, CaseIterable {
         /// Bluetooth is off.
         case bluetoothDisabled
         /// Bluetooth is not ready.

@@ -2,7 +2,7 @@ import Foundation
 
 extension Square {
     /// Square's `OfflineStatus` (the brief's "OfflinePaymentStatus"): where an ``OfflinePayment`` stands.
-    public enum OfflineStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum OfflineStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// Held on the device, waiting for upload.
         case queued
         /// Uploaded to Square; "funds are now secured". Not yet processed.
@@ -18,18 +18,18 @@ extension Square {
     }
 
     /// Square's `OfflineCard`: what is known of the card of an offline payment (no expiry, no co-brand).
-    public struct OfflineCard: Hashable, Sendable, Codable {
+    package struct OfflineCard: Hashable, Sendable, Codable {
         /// Square's card id, if any.
-        public var id: String?
+        package var id: String?
         /// The brand.
-        public var cardBrand: CardBrand
+        package var cardBrand: CardBrand
         /// The last four digits.
-        public var last4: String?
+        package var last4: String?
         /// The cardholder's name, if read.
-        public var cardholderName: String?
+        package var cardholderName: String?
 
         /// Creates an offline card description.
-        public init(id: String? = nil, cardBrand: CardBrand, last4: String?, cardholderName: String? = nil) {
+        package init(id: String? = nil, cardBrand: CardBrand, last4: String?, cardholderName: String? = nil) {
             self.id = id
             self.cardBrand = cardBrand
             self.last4 = last4.flatMap(Square.lastFour)
@@ -38,18 +38,18 @@ extension Square {
     }
 
     /// Square's `OfflineCardPaymentDetails`: no status and no authorization code.
-    public struct OfflineCardPaymentDetails: Hashable, Sendable, Codable {
+    package struct OfflineCardPaymentDetails: Hashable, Sendable, Codable {
         /// How the card was read.
-        public var entryMethod: CardEntryMethod
+        package var entryMethod: CardEntryMethod
         /// The card.
-        public var card: OfflineCard?
+        package var card: OfflineCard?
         /// The EMV application identifier.
-        public var applicationIdentifier: String?
+        package var applicationIdentifier: String?
         /// The EMV application name.
-        public var applicationName: String?
+        package var applicationName: String?
 
         /// Creates offline card payment details.
-        public init(entryMethod: CardEntryMethod, card: OfflineCard?, applicationIdentifier: String? = nil,
+        package init(entryMethod: CardEntryMethod, card: OfflineCard?, applicationIdentifier: String? = nil,
                     applicationName: String? = nil) {
             self.entryMethod = entryMethod
             self.card = card
@@ -60,38 +60,38 @@ extension Square {
 
     /// Square's `OfflinePayment` (a protocol refining `Payment` in the SDK; a value here): a payment taken offline,
     /// known on the device by ``localID`` until Square processes it and gives it an ``id``.
-    public struct OfflinePayment: Payment, Hashable, Codable {
+    package struct OfflinePayment: Payment, Hashable, Codable {
         /// The device-local id (a random UUID made on the device; "not from v2/payments").
-        public var localID: String
+        package var localID: String
         /// The Square payment id, `nil` until processed.
-        public var id: String?
+        package var id: String?
         /// Where it stands.
-        public var status: OfflineStatus
+        package var status: OfflineStatus
         /// The amount, excluding the tip (never surcharged offline).
-        public var amountMoney: Money
+        package var amountMoney: Money
         /// The tip.
-        public var tipMoney: Money?
+        package var tipMoney: Money?
         /// The developer's application fee.
-        public var appFeeMoney: Money?
+        package var appFeeMoney: Money?
         /// When the card was taken, on the device's clock: Tender's stored time.
-        public var createdAt: Date
+        package var createdAt: Date
         /// When it last changed.
-        public var updatedAt: Date
+        package var updatedAt: Date
         /// When it was uploaded.
-        public var uploadedAt: Date?
+        package var uploadedAt: Date?
         /// The location.
-        public var locationID: String?
+        package var locationID: String?
         /// The order.
-        public var orderID: String?
+        package var orderID: String?
         /// Your external ID.
-        public var referenceID: String?
+        package var referenceID: String?
         /// What paid.
-        public var sourceType: SourceType
+        package var sourceType: SourceType
         /// The card details, if the card was accepted.
-        public var cardDetails: OfflineCardPaymentDetails?
+        package var cardDetails: OfflineCardPaymentDetails?
 
         /// Creates an offline payment.
-        public init(localID: String, id: String? = nil, status: OfflineStatus, amountMoney: Money,
+        package init(localID: String, id: String? = nil, status: OfflineStatus, amountMoney: Money,
                     tipMoney: Money? = nil, appFeeMoney: Money? = nil, createdAt: Date, updatedAt: Date,
                     uploadedAt: Date? = nil, locationID: String?, orderID: String? = nil, referenceID: String?,
                     sourceType: SourceType = .card, cardDetails: OfflineCardPaymentDetails?) {
@@ -112,6 +112,6 @@ extension Square {
         }
 
         /// The amount plus the tip.
-        public var totalMoney: Money { Money(totaling: amountMoney, tipMoney) }
+        package var totalMoney: Money { Money(totaling: amountMoney, tipMoney) }
     }
 }

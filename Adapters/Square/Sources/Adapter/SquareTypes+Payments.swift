@@ -5,7 +5,7 @@ import Foundation
 extension Square {
     /// Square's `Payment` protocol: what online and offline payments share. A delegate callback hands a `Payment`
     /// that is an ``OnlinePayment`` or an ``OfflinePayment``: cast it, as Square's sample does.
-    public protocol Payment: Sendable {
+    package protocol Payment: Sendable {
         /// The Square payment id (`nil` for an offline payment until Square processes it).
         var id: String? { get }
         /// The amount, excluding the tip; it includes a card surcharge when one was applied.
@@ -31,7 +31,7 @@ extension Square {
     }
 
     /// Square's `PaymentStatus`: the status of an ``OnlinePayment``.
-    public enum PaymentStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum PaymentStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// Started; nothing done yet.
         case initialized
         /// Pending (added in 2.2.4; used for ACH).
@@ -49,7 +49,7 @@ extension Square {
     }
 
     /// Square's `SourceType`: what paid.
-    public enum SourceType: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum SourceType: String, Hashable, Sendable, Codable, CaseIterable {
         /// A bank account.
         case bankAccount
         /// A card.
@@ -67,40 +67,40 @@ extension Square {
     }
 
     /// Square's `OnlinePayment` (a protocol refining `Payment` in the SDK; a value here).
-    public struct OnlinePayment: Payment, Hashable, Codable {
+    package struct OnlinePayment: Payment, Hashable, Codable {
         /// The Square payment id.
-        public var id: String?
+        package var id: String?
         /// The status.
-        public var status: PaymentStatus
+        package var status: PaymentStatus
         /// The amount, excluding the tip (including a surcharge, if applied).
-        public var amountMoney: Money
+        package var amountMoney: Money
         /// The tip.
-        public var tipMoney: Money?
+        package var tipMoney: Money?
         /// The developer's application fee.
-        public var appFeeMoney: Money?
+        package var appFeeMoney: Money?
         /// When it was created.
-        public var createdAt: Date
+        package var createdAt: Date
         /// When it last changed.
-        public var updatedAt: Date
+        package var updatedAt: Date
         /// The location.
-        public var locationID: String?
+        package var locationID: String?
         /// The order.
-        public var orderID: String?
+        package var orderID: String?
         /// Your external ID.
-        public var referenceID: String?
+        package var referenceID: String?
         /// What paid.
-        public var sourceType: SourceType
+        package var sourceType: SourceType
         /// The card details (card payments only).
-        public var cardDetails: CardPaymentDetails?
+        package var cardDetails: CardPaymentDetails?
         /// The customer.
-        public var customerID: String?
+        package var customerID: String?
         /// The note.
-        public var note: String?
+        package var note: String?
         /// The team member.
-        public var teamMemberID: String?
+        package var teamMemberID: String?
 
         /// Creates an online payment.
-        public init(id: String?, status: PaymentStatus, amountMoney: Money, tipMoney: Money? = nil,
+        package init(id: String?, status: PaymentStatus, amountMoney: Money, tipMoney: Money? = nil,
                     appFeeMoney: Money? = nil, createdAt: Date, updatedAt: Date, locationID: String?,
                     orderID: String? = nil, referenceID: String?, sourceType: SourceType = .card,
                     cardDetails: CardPaymentDetails?, customerID: String? = nil, note: String? = nil,
@@ -123,7 +123,7 @@ extension Square {
         }
 
         /// The amount plus the tip.
-        public var totalMoney: Money { Money(totaling: amountMoney, tipMoney) }
+        package var totalMoney: Money { Money(totaling: amountMoney, tipMoney) }
     }
 }
 
@@ -131,7 +131,7 @@ extension Square {
 
 extension Square {
     /// Square's `CardPaymentStatus`: the card part of an online payment.
-    public enum CardPaymentStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum CardPaymentStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// Authorized, not yet captured.
         case authorized
         /// Captured.
@@ -145,7 +145,7 @@ extension Square {
     }
 
     /// Square's `CardEntryMethod`.
-    public enum CardEntryMethod: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum CardEntryMethod: String, Hashable, Sendable, Codable, CaseIterable {
         /// Tapped.
         case contactless
         /// Chip inserted.
@@ -161,7 +161,7 @@ extension Square {
     }
 
     /// Square's `CardBrand` (15 cases).
-    public enum CardBrand: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum CardBrand: String, Hashable, Sendable, Codable, CaseIterable {
         /// American Express.
         case americanExpress
         /// China UnionPay.
@@ -195,7 +195,7 @@ extension Square {
     }
 
     /// Square's `CardCoBrand`.
-    public enum CardCoBrand: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum CardCoBrand: String, Hashable, Sendable, Codable, CaseIterable {
         /// Afterpay.
         case afterpay
         /// None.
@@ -206,24 +206,24 @@ extension Square {
 
     /// Square's `Card`, for an online payment. Holds the last four digits only (anything else is dropped): never a
     /// full number.
-    public struct Card: Hashable, Sendable, Codable {
+    package struct Card: Hashable, Sendable, Codable {
         /// Square's card id, if any.
-        public var id: String?
+        package var id: String?
         /// The brand.
-        public var cardBrand: CardBrand
+        package var cardBrand: CardBrand
         /// The co-brand.
-        public var coBrand: CardCoBrand
+        package var coBrand: CardCoBrand
         /// The last four digits.
-        public var last4: String?
+        package var last4: String?
         /// Expiry month.
-        public var expMonth: UInt
+        package var expMonth: UInt
         /// Expiry year.
-        public var expYear: UInt
+        package var expYear: UInt
         /// The cardholder's name, if read.
-        public var cardholderName: String?
+        package var cardholderName: String?
 
         /// Creates a card description.
-        public init(id: String? = nil, cardBrand: CardBrand, coBrand: CardCoBrand = .none, last4: String?,
+        package init(id: String? = nil, cardBrand: CardBrand, coBrand: CardCoBrand = .none, last4: String?,
                     expMonth: UInt, expYear: UInt, cardholderName: String? = nil) {
             self.id = id
             self.cardBrand = cardBrand
@@ -236,38 +236,38 @@ extension Square {
     }
 
     /// Square's `CardSurchargeDetails`: the surcharge Square added to `amountMoney`.
-    public struct CardSurchargeDetails: Hashable, Sendable, Codable {
+    package struct CardSurchargeDetails: Hashable, Sendable, Codable {
         /// The surcharge.
-        public var cardSurchargeMoney: Money
+        package var cardSurchargeMoney: Money
         /// Tax on the surcharge, if any.
-        public var taxOnCardSurchargeMoney: Money?
+        package var taxOnCardSurchargeMoney: Money?
 
         /// Creates surcharge details.
-        public init(cardSurchargeMoney: Money, taxOnCardSurchargeMoney: Money? = nil) {
+        package init(cardSurchargeMoney: Money, taxOnCardSurchargeMoney: Money? = nil) {
             self.cardSurchargeMoney = cardSurchargeMoney
             self.taxOnCardSurchargeMoney = taxOnCardSurchargeMoney
         }
     }
 
     /// Square's `CardPaymentDetails` (online).
-    public struct CardPaymentDetails: Hashable, Sendable, Codable {
+    package struct CardPaymentDetails: Hashable, Sendable, Codable {
         /// The card part's status.
-        public var status: CardPaymentStatus
+        package var status: CardPaymentStatus
         /// How the card was read.
-        public var entryMethod: CardEntryMethod
+        package var entryMethod: CardEntryMethod
         /// The card.
-        public var card: Card?
+        package var card: Card?
         /// The authorization code.
-        public var authResultCode: String?
+        package var authResultCode: String?
         /// The EMV application identifier.
-        public var applicationIdentifier: String?
+        package var applicationIdentifier: String?
         /// The EMV application name.
-        public var applicationName: String?
+        package var applicationName: String?
         /// The surcharge Square applied, if any.
-        public var appliedCardSurchargeDetails: CardSurchargeDetails?
+        package var appliedCardSurchargeDetails: CardSurchargeDetails?
 
         /// Creates card payment details.
-        public init(status: CardPaymentStatus, entryMethod: CardEntryMethod, card: Card?,
+        package init(status: CardPaymentStatus, entryMethod: CardEntryMethod, card: Card?,
                     authResultCode: String? = nil, applicationIdentifier: String? = nil,
                     applicationName: String? = nil, appliedCardSurchargeDetails: CardSurchargeDetails? = nil) {
             self.status = status

@@ -4,7 +4,7 @@ import Foundation
 
 extension Square {
     /// Square's `ReaderStatus` (2.3.0+).
-    public enum ReaderStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum ReaderStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// Connecting to the device.
         case connectingToDevice
         /// Establishing the secure connection to Square.
@@ -18,7 +18,7 @@ extension Square {
     }
 
     /// Square's `ReaderUnavailableReason` (12 cases).
-    public enum ReaderUnavailableReason: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum ReaderUnavailableReason: String, Hashable, Sendable, Codable, CaseIterable {
         /// A blocking firmware update is being applied.
         case blockingFirmwareUpdate
         /// Bluetooth is off on the device.
@@ -46,16 +46,16 @@ extension Square {
     }
 
     /// Square's `ReaderUnavailableReasonInfo`.
-    public struct ReaderUnavailableReasonInfo: Hashable, Sendable, Codable {
+    package struct ReaderUnavailableReasonInfo: Hashable, Sendable, Codable {
         /// The reason.
-        public var reason: ReaderUnavailableReason
+        package var reason: ReaderUnavailableReason
         /// A short, non-localized title.
-        public var title: String
+        package var title: String
         /// A non-localized detail.
-        public var detail: String
+        package var detail: String
 
         /// Creates reason info.
-        public init(reason: ReaderUnavailableReason, title: String? = nil, detail: String = "") {
+        package init(reason: ReaderUnavailableReason, title: String? = nil, detail: String = "") {
             self.reason = reason
             self.title = title ?? reason.rawValue
             self.detail = detail
@@ -63,25 +63,25 @@ extension Square {
     }
 
     /// Square's `ReaderStatusInfo`.
-    public struct ReaderStatusInfo: Hashable, Sendable, Codable {
+    package struct ReaderStatusInfo: Hashable, Sendable, Codable {
         /// The status.
-        public var status: ReaderStatus
+        package var status: ReaderStatus
         /// Why it is unavailable; non-nil only when ``status`` is `readerUnavailable`.
-        public var unavailableReasonInfo: ReaderUnavailableReasonInfo?
+        package var unavailableReasonInfo: ReaderUnavailableReasonInfo?
 
         /// Creates status info; the reason is dropped unless the status is `readerUnavailable`.
-        public init(status: ReaderStatus, unavailableReason: ReaderUnavailableReason? = nil) {
+        package init(status: ReaderStatus, unavailableReason: ReaderUnavailableReason? = nil) {
             self.status = status
             self.unavailableReasonInfo = status == .readerUnavailable
                 ? unavailableReason.map { ReaderUnavailableReasonInfo(reason: $0) } : nil
         }
 
         /// Ready to take payments.
-        public static let ready = ReaderStatusInfo(status: .ready)
+        package static let ready = ReaderStatusInfo(status: .ready)
     }
 
     /// Square's `ReaderModel`.
-    public enum ReaderModel: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum ReaderModel: String, Hashable, Sendable, Codable, CaseIterable {
         /// Square Reader (contactless and chip).
         case contactlessAndChip
         /// Square Reader for magstripe.
@@ -95,7 +95,7 @@ extension Square {
     }
 
     /// Square's `ReaderChange` (2.5), delivered by `ReaderObserver.readerDidChange(_:change:)`.
-    public enum ReaderChange: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum ReaderChange: String, Hashable, Sendable, Codable, CaseIterable {
         /// Charging started.
         case batteryDidBeginCharging
         /// Charging stopped.
@@ -119,7 +119,7 @@ extension Square {
     }
 
     /// Square's `FirmwareUpdateStatus`.
-    public enum FirmwareUpdateStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum FirmwareUpdateStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// No update.
         case none
         /// An update is pending.
@@ -131,20 +131,20 @@ extension Square {
     }
 
     /// Square's `ReaderFirmwareInfo`.
-    public struct ReaderFirmwareInfo: Hashable, Sendable, Codable {
+    package struct ReaderFirmwareInfo: Hashable, Sendable, Codable {
         /// The installed version.
-        public var version: String
+        package var version: String
         /// Update progress, 0...100.
-        public var updatePercentage: UInt
+        package var updatePercentage: UInt
         /// The update status.
-        public var updateStatus: FirmwareUpdateStatus
+        package var updateStatus: FirmwareUpdateStatus
         /// When a scheduled update will run, if one is scheduled.
-        public var updateTime: Date?
+        package var updateTime: Date?
         /// Why the last update failed (the SDK's `NSError`, as its description), if it did.
-        public var failureReason: String?
+        package var failureReason: String?
 
         /// Creates firmware info.
-        public init(version: String, updatePercentage: UInt = 0, updateStatus: FirmwareUpdateStatus = .none,
+        package init(version: String, updatePercentage: UInt = 0, updateStatus: FirmwareUpdateStatus = .none,
                     updateTime: Date? = nil, failureReason: String? = nil) {
             self.version = version
             self.updatePercentage = updatePercentage
@@ -155,7 +155,7 @@ extension Square {
     }
 
     /// Square's `ReaderBatteryLevel`.
-    public enum ReaderBatteryLevel: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum ReaderBatteryLevel: String, Hashable, Sendable, Codable, CaseIterable {
         /// Critically low.
         case criticallyLow
         /// Low.
@@ -169,17 +169,17 @@ extension Square {
     }
 
     /// Square's `ReaderBatteryStatus`.
-    public struct ReaderBatteryStatus: Hashable, Sendable, Codable {
+    package struct ReaderBatteryStatus: Hashable, Sendable, Codable {
         /// Whether it is charging.
-        public var isCharging: Bool
+        package var isCharging: Bool
         /// The coarse level.
-        public var level: ReaderBatteryLevel
+        package var level: ReaderBatteryLevel
         /// The percentage, 0...100.
-        public var percentage: UInt
+        package var percentage: UInt
 
         /// Creates a battery status; the coarse level is derived from the percentage (Square does not publish
         /// its thresholds; these are the simulator's).
-        public init(isCharging: Bool, percentage: UInt) {
+        package init(isCharging: Bool, percentage: UInt) {
             self.isCharging = isCharging
             self.percentage = min(100, percentage)
             switch self.percentage {
@@ -193,7 +193,7 @@ extension Square {
     }
 
     /// Square's `ReaderConnectionType`.
-    public enum ReaderConnectionType: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum ReaderConnectionType: String, Hashable, Sendable, Codable, CaseIterable {
         /// Audio jack.
         case audio
         /// Bluetooth.
@@ -207,7 +207,7 @@ extension Square {
     }
 
     /// Square's `CardInsertionStatus`.
-    public enum CardInsertionStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum CardInsertionStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// A card is inserted.
         case inserted
         /// No card is inserted.
@@ -217,7 +217,7 @@ extension Square {
     }
 
     /// Square's `RetryConnectionResult`.
-    public enum RetryConnectionResult: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum RetryConnectionResult: String, Hashable, Sendable, Codable, CaseIterable {
         /// Reconnection started.
         case startingReconnection
         /// Already connecting to Square.
@@ -229,38 +229,38 @@ extension Square {
     }
 
     /// Square's `ReaderInfo` (a protocol in the SDK; a value here, copied by the bridge).
-    public struct ReaderInfo: Hashable, Sendable, Codable, Identifiable {
+    package struct ReaderInfo: Hashable, Sendable, Codable, Identifiable {
         /// The reader id.
-        public var id: UInt
+        package var id: UInt
         /// The name.
-        public var name: String
+        package var name: String
         /// The serial number.
-        public var serialNumber: String?
+        package var serialNumber: String?
         /// The model.
-        public var model: ReaderModel
+        package var model: ReaderModel
         /// How it can read cards.
-        public var supportedInputMethods: CardInputMethods
+        package var supportedInputMethods: CardInputMethods
         /// The firmware.
-        public var firmwareInfo: ReaderFirmwareInfo?
+        package var firmwareInfo: ReaderFirmwareInfo?
         /// The status.
-        public var statusInfo: ReaderStatusInfo
+        package var statusInfo: ReaderStatusInfo
         /// The battery.
-        public var batteryStatus: ReaderBatteryStatus?
+        package var batteryStatus: ReaderBatteryStatus?
         /// Whether a card is inserted.
-        public var cardInsertionStatus: CardInsertionStatus
+        package var cardInsertionStatus: CardInsertionStatus
         /// The connection type.
-        public var connectionType: ReaderConnectionType
+        package var connectionType: ReaderConnectionType
         /// Whether ``ReaderManager/retryConnection(_:)`` may help.
-        public var isConnectionRetryable: Bool
+        package var isConnectionRetryable: Bool
         /// Whether the reader can blink to be found.
-        public var isBlinkable: Bool
+        package var isBlinkable: Bool
         /// Whether it can be forgotten.
-        public var isForgettable: Bool
+        package var isForgettable: Bool
         /// Whether it can be rebooted.
-        public var isRebootable: Bool
+        package var isRebootable: Bool
 
         /// Creates reader info.
-        public init(id: UInt, name: String, serialNumber: String?, model: ReaderModel,
+        package init(id: UInt, name: String, serialNumber: String?, model: ReaderModel,
                     supportedInputMethods: CardInputMethods, firmwareInfo: ReaderFirmwareInfo?,
                     statusInfo: ReaderStatusInfo, batteryStatus: ReaderBatteryStatus?,
                     cardInsertionStatus: CardInsertionStatus = .notInserted,

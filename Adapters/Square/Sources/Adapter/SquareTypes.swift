@@ -13,13 +13,13 @@ import Foundation
 /// Square publishes no raw values for its enums except `ProcessingMode` (see the reference, §1). The mirrors' `String`
 /// raw values are their case names (so they are `Codable` and readable in the simulator's state file), never Square's
 /// integers: every mapping goes by case name. Never persist a Square enum's integer.
-public enum Square {}
+package enum Square {}
 
 // MARK: - Money
 
 extension Square {
     /// Square's `MoneyAmount`: what the SDK's APIs take and return (`amount` in minor units, `currency`).
-    public protocol MoneyAmount: Sendable {
+    package protocol MoneyAmount: Sendable {
         /// The amount in minor units.
         var amount: UInt { get }
         /// The currency.
@@ -27,7 +27,7 @@ extension Square {
     }
 
     /// Square's `Currency`: the six currencies the SDK accepts, plus `unknown`.
-    public enum Currency: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum Currency: String, Hashable, Sendable, Codable, CaseIterable {
         /// Australian dollar.
         case AUD
         /// Canadian dollar.
@@ -44,10 +44,10 @@ extension Square {
         case unknown
 
         /// The ISO 4217 code (`"USD"`), or `"unknown"`.
-        public var currencyCode: String { rawValue }
+        package var currencyCode: String { rawValue }
 
         /// Square's `init?(_ iso4217:)`: `nil` for a code outside the six.
-        public init?(_ iso4217: String) {
+        package init?(_ iso4217: String) {
             guard let currency = Currency(rawValue: iso4217.uppercased()), currency != .unknown else { return nil }
             self = currency
         }
@@ -55,24 +55,24 @@ extension Square {
 
     /// Square's `Money` (a `MoneyAmount`; a class in the SDK, a value here): an unsigned amount in minor units and a
     /// currency.
-    public struct Money: MoneyAmount, Hashable, Sendable, Codable, CustomStringConvertible {
+    package struct Money: MoneyAmount, Hashable, Sendable, Codable, CustomStringConvertible {
         /// The amount in minor units.
-        public var amount: UInt
+        package var amount: UInt
         /// The currency.
-        public var currency: Currency
+        package var currency: Currency
 
         /// Square's `Money(amount:currency:)`.
-        public init(amount: UInt, currency: Currency) {
+        package init(amount: UInt, currency: Currency) {
             self.amount = amount
             self.currency = currency
         }
 
         /// Copies any `MoneyAmount` (what the bridge does with the SDK's objects).
-        public init(_ amount: any MoneyAmount) { self.init(amount: amount.amount, currency: amount.currency) }
+        package init(_ amount: any MoneyAmount) { self.init(amount: amount.amount, currency: amount.currency) }
 
         /// Square's `Money(totaling:)`: the sum of amounts in one currency (`nil`s skipped); the currency of the
         /// first, and `UInt.max` on overflow (the SDK's behaviour on overflow is not published).
-        public init(totaling amounts: (any MoneyAmount)?...) {
+        package init(totaling amounts: (any MoneyAmount)?...) {
             let present = amounts.compactMap { $0 }
             var total: UInt = 0
             for amount in present {
@@ -83,7 +83,7 @@ extension Square {
         }
 
         /// "1250 USD" (minor units).
-        public var description: String { "\(amount) \(currency.currencyCode)" }
+        package var description: String { "\(amount) \(currency.currencyCode)" }
     }
 }
 
@@ -92,7 +92,7 @@ extension Square {
 extension Square {
     /// Square's `ProcessingMode`: online, offline, or chosen by the SDK. The only Square enum with published raw
     /// values (`onlineOnly = 0`, `offlineOnly = 1`, `autoDetect = 2`); Tender still maps it by case.
-    public enum ProcessingMode: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum ProcessingMode: String, Hashable, Sendable, Codable, CaseIterable {
         /// Real-time network payment; the only mode Sandbox supports.
         case onlineOnly
         /// Stored on the device first, uploaded later. Not available in Sandbox.
@@ -102,7 +102,7 @@ extension Square {
     }
 
     /// Square's `DelayAction`: what Square does to an uncompleted delayed-capture payment when its delay ends.
-    public enum DelayAction: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum DelayAction: String, Hashable, Sendable, Codable, CaseIterable {
         /// Cancel (void) it. The default.
         case cancel
         /// Complete (capture) it.
@@ -110,7 +110,7 @@ extension Square {
     }
 
     /// Square's `PromptMode`: whose UI prompts for the card.
-    public enum PromptMode: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum PromptMode: String, Hashable, Sendable, Codable, CaseIterable {
         /// Square's own payment UI.
         case `default`
         /// The app's UI.
@@ -119,32 +119,32 @@ extension Square {
 
     /// Square's `AdditionalPaymentMethods` option set (a `final class` in the SDK): what the payment UI offers
     /// besides the reader.
-    public struct AdditionalPaymentMethods: OptionSet, Hashable, Sendable, Codable {
+    package struct AdditionalPaymentMethods: OptionSet, Hashable, Sendable, Codable {
         /// The bits (Tender's own; Square publishes none).
-        public let rawValue: Int
+        package let rawValue: Int
         /// Creates a set from bits.
-        public init(rawValue: Int) { self.rawValue = rawValue }
+        package init(rawValue: Int) { self.rawValue = rawValue }
         /// Keyed card entry.
-        public static let keyed = AdditionalPaymentMethods(rawValue: 1 << 0)
+        package static let keyed = AdditionalPaymentMethods(rawValue: 1 << 0)
         /// Cash.
-        public static let cash = AdditionalPaymentMethods(rawValue: 1 << 1)
+        package static let cash = AdditionalPaymentMethods(rawValue: 1 << 1)
         /// Tap to Pay on iPhone.
-        public static let tapToPay = AdditionalPaymentMethods(rawValue: 1 << 2)
+        package static let tapToPay = AdditionalPaymentMethods(rawValue: 1 << 2)
         /// All of them.
-        public static let all: AdditionalPaymentMethods = [.keyed, .cash, .tapToPay]
+        package static let all: AdditionalPaymentMethods = [.keyed, .cash, .tapToPay]
     }
 
     /// Square's `PromptParameters(mode:additionalMethods:)`. These are Square's only prompt settings: the Mobile
     /// Payments SDK has no tip, receipt or signature screen settings (a tip is passed as `tipMoney`, and Square's UI
     /// then does not ask for one).
-    public struct PromptParameters: Hashable, Sendable, Codable {
+    package struct PromptParameters: Hashable, Sendable, Codable {
         /// Whose UI prompts.
-        public var mode: PromptMode
+        package var mode: PromptMode
         /// Payment methods offered besides the reader (keyed entry needs `.keyed`).
-        public var additionalMethods: AdditionalPaymentMethods
+        package var additionalMethods: AdditionalPaymentMethods
 
         /// Creates prompt parameters. Square's init has no defaults; these are Tender's: Square's UI, reader only.
-        public init(mode: PromptMode = .default, additionalMethods: AdditionalPaymentMethods = []) {
+        package init(mode: PromptMode = .default, additionalMethods: AdditionalPaymentMethods = []) {
             self.mode = mode
             self.additionalMethods = additionalMethods
         }
@@ -153,55 +153,55 @@ extension Square {
     /// Square's `PaymentParameters` (2.5; a class in the SDK): what to charge and how. Not mirrored: `createdAt`
     /// (set by the SDK when the object is made; the SDK's payments carry their own `createdAt`) and `cardHandle`
     /// (stored swiped cards, which Tender does not use).
-    public struct PaymentParameters: Hashable, Sendable, Codable {
+    package struct PaymentParameters: Hashable, Sendable, Codable {
         /// Your ID for one payment attempt: Tender passes ``Tender/PaymentAttempt/vendorAttemptID(reference:)``
         /// (the reference for the first vendor payment, `"<reference>#<n>"` after a definite decline). The SDK
         /// generates an idempotency key and stores it with this ID.
-        public var paymentAttemptID: String
+        package var paymentAttemptID: String
         /// The amount, excluding the tip.
-        public var amountMoney: Money
+        package var amountMoney: Money
         /// Online, offline or automatic. Required since 2.2.0.
-        public var processingMode: ProcessingMode
+        package var processingMode: ProcessingMode
         /// The tip, added on top of the amount.
-        public var tipMoney: Money?
+        package var tipMoney: Money?
         /// The developer's application fee (at most 90% of the total).
-        public var appFeeMoney: Money?
+        package var appFeeMoney: Money?
         /// `true`: complete when possible; `false`: hold as approved until completed or canceled on the server.
-        public var autocomplete: Bool = true
+        package var autocomplete: Bool = true
         /// Seconds after which Square applies ``delayAction`` to an uncompleted payment; 0 means the default
         /// (36 hours card-present). Only with `autocomplete == false`; at least 60 when set.
-        public var delayDuration: TimeInterval = 0
+        package var delayDuration: TimeInterval = 0
         /// What Square does when the delay ends.
-        public var delayAction: DelayAction = .cancel
+        package var delayAction: DelayAction = .cancel
         /// Whether a partial approval (gift cards) is accepted. Not allowed with `autocomplete == true`.
-        public var acceptPartialAuthorization: Bool = false
+        package var acceptPartialAuthorization: Bool = false
         /// Whether a card surcharge may apply (the SDK's default is `true`; never applied offline). A surcharge is
         /// added to `amountMoney` by Square; Tender sets this to `false`.
-        public var allowCardSurcharge: Bool = true
+        package var allowCardSurcharge: Bool = true
         /// Your external ID, e.g. an order number (Tender passes the app's reference).
-        public var referenceID: String?
+        package var referenceID: String?
         /// A free-text note.
-        public var note: String?
+        package var note: String?
         /// An existing Orders API order.
-        public var orderID: String?
+        package var orderID: String?
         /// The customer, for card on file.
-        public var customerID: String?
+        package var customerID: String?
         /// The location; defaults to the authorized one.
-        public var locationID: String?
+        package var locationID: String?
         /// The team member taking the payment.
-        public var teamMemberID: String?
+        package var teamMemberID: String?
         /// Text added to the card statement.
-        public var statementDescriptionIdentifier: String?
+        package var statementDescriptionIdentifier: String?
 
         /// Square's `PaymentParameters(paymentAttemptID:amountMoney:processingMode:)`.
-        public init(paymentAttemptID: String, amountMoney: Money, processingMode: ProcessingMode) {
+        package init(paymentAttemptID: String, amountMoney: Money, processingMode: ProcessingMode) {
             self.paymentAttemptID = paymentAttemptID
             self.amountMoney = amountMoney
             self.processingMode = processingMode
         }
 
         /// The amount plus the tip, when both are in the same currency; otherwise the amount.
-        public var totalMoney: Money {
+        package var totalMoney: Money {
             guard let tipMoney, tipMoney.currency == amountMoney.currency else { return amountMoney }
             return Money(totaling: amountMoney, tipMoney)
         }
@@ -212,16 +212,16 @@ extension Square {
 
 extension Square {
     /// Square's `PaymentSettings` for the authorized seller.
-    public struct PaymentSettings: Hashable, Sendable, Codable {
+    package struct PaymentSettings: Hashable, Sendable, Codable {
         /// Whether the seller has opted in to offline payments.
-        public var isOfflineProcessingAllowed: Bool
+        package var isOfflineProcessingAllowed: Bool
         /// The largest single offline payment; `nil` when offline is not allowed.
-        public var offlineTransactionAmountLimit: Money?
+        package var offlineTransactionAmountLimit: Money?
         /// The largest total of offline payments stored on this device; `nil` when offline is not allowed.
-        public var offlineTotalStoredAmountLimit: Money?
+        package var offlineTotalStoredAmountLimit: Money?
 
         /// Creates settings.
-        public init(isOfflineProcessingAllowed: Bool, offlineTransactionAmountLimit: Money?,
+        package init(isOfflineProcessingAllowed: Bool, offlineTransactionAmountLimit: Money?,
                     offlineTotalStoredAmountLimit: Money?) {
             self.isOfflineProcessingAllowed = isOfflineProcessingAllowed
             self.offlineTransactionAmountLimit = offlineTransactionAmountLimit
@@ -229,13 +229,13 @@ extension Square {
         }
 
         /// A seller who has not opted in.
-        public static let notOptedIn = PaymentSettings(isOfflineProcessingAllowed: false,
+        package static let notOptedIn = PaymentSettings(isOfflineProcessingAllowed: false,
                                                        offlineTransactionAmountLimit: nil,
                                                        offlineTotalStoredAmountLimit: nil)
     }
 
     /// Square's `Environment`, derived from the application ID.
-    public enum Environment: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum Environment: String, Hashable, Sendable, Codable, CaseIterable {
         /// Production.
         case production
         /// Sandbox: no offline payments, mock readers only.
@@ -243,21 +243,21 @@ extension Square {
     }
 
     /// Square's `SDKSettings` (`settingsManager.sdkSettings`).
-    public struct SDKSettings: Hashable, Sendable, Codable {
+    package struct SDKSettings: Hashable, Sendable, Codable {
         /// Production or Sandbox.
-        public var environment: Environment
+        package var environment: Environment
         /// The SDK's version string, e.g. `"2.5.0"`.
-        public var version: String
+        package var version: String
 
         /// Creates settings.
-        public init(environment: Environment, version: String = "2.5.0") {
+        package init(environment: Environment, version: String = "2.5.0") {
             self.environment = environment
             self.version = version
         }
     }
 
     /// Square's `AuthorizationState`.
-    public enum AuthorizationState: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum AuthorizationState: String, Hashable, Sendable, Codable, CaseIterable {
         /// Authorized with a seller and location.
         case authorized
         /// Authorization in progress.
@@ -267,18 +267,18 @@ extension Square {
     }
 
     /// Square's `Location` (`AuthorizationManager.location`; a protocol in the SDK).
-    public struct Location: Hashable, Sendable, Codable {
+    package struct Location: Hashable, Sendable, Codable {
         /// The location id.
-        public var id: String
+        package var id: String
         /// The name.
-        public var name: String
+        package var name: String
         /// The merchant category code.
-        public var mcc: String
+        package var mcc: String
         /// The location's currency.
-        public var currency: Currency
+        package var currency: Currency
 
         /// Creates a location.
-        public init(id: String, name: String, mcc: String = "5814", currency: Currency) {
+        package init(id: String, name: String, mcc: String = "5814", currency: Currency) {
             self.id = id
             self.name = name
             self.mcc = mcc
@@ -288,17 +288,17 @@ extension Square {
 
     /// Square's `CardInputMethods` option set (a `final class` in the SDK): how a card can be read now (fewer
     /// methods offline).
-    public struct CardInputMethods: OptionSet, Hashable, Sendable, Codable {
+    package struct CardInputMethods: OptionSet, Hashable, Sendable, Codable {
         /// The bits (Tender's own; Square publishes none).
-        public let rawValue: Int
+        package let rawValue: Int
         /// Creates a set from bits.
-        public init(rawValue: Int) { self.rawValue = rawValue }
+        package init(rawValue: Int) { self.rawValue = rawValue }
         /// Insert (dip).
-        public static let chip = CardInputMethods(rawValue: 1 << 0)
+        package static let chip = CardInputMethods(rawValue: 1 << 0)
         /// Tap.
-        public static let contactless = CardInputMethods(rawValue: 1 << 1)
+        package static let contactless = CardInputMethods(rawValue: 1 << 1)
         /// Swipe.
-        public static let swipe = CardInputMethods(rawValue: 1 << 2)
+        package static let swipe = CardInputMethods(rawValue: 1 << 2)
     }
 }
 

@@ -5,13 +5,14 @@ import SquareMobilePaymentsSDK      // re-exports MobilePaymentsSDKAPI, the modu
 #endif
 #if SquareMobilePaymentsSDK || TENDER_SURFACE_MIRROR
 import Foundation
+import func Tender.awaitCallback
 import TenderSquare
 
 extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
     /// `authorize(withAccessToken:locationID:completion:)`, called on the main actor as Square requires; returns when
     /// the completion runs, throwing its error mapped by case (``SquareBridgeErrors/authorization(_:)``). The access
     /// token is passed to the SDK and kept nowhere.
-    public func authorize(withAccessToken accessToken: String, locationID: String)
+    package func authorize(withAccessToken accessToken: String, locationID: String)
         async throws(Square.AuthorizationError) {
         if let error = await authorizeOnMain(accessToken, locationID: locationID) { throw error }
         noteSquareReached()
@@ -19,30 +20,28 @@ extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
 
     @MainActor
     private func authorizeOnMain(_ accessToken: String, locationID: String) async -> Square.AuthorizationError? {
-        await withCheckedContinuation { continuation in
-            let once = SquareResumeOnce(continuation)
+        await awaitCallback { resume in
             sdk.authorizationManager.authorize(withAccessToken: accessToken, locationID: locationID) { error in
-                once.resume(returning: error.map(SquareBridgeErrors.authorization))
+                resume(error.map(SquareBridgeErrors.authorization))
             }
         }
     }
 
     /// `deauthorize(completion:)`, called on the main actor as Square requires; returns when the completion runs
     /// (Square: wait for it before authorizing again).
-    public func deauthorize() async {
+    package func deauthorize() async {
         await deauthorizeOnMain()
     }
 
     @MainActor
     private func deauthorizeOnMain() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = SquareResumeOnce(continuation)
-            sdk.authorizationManager.deauthorize { once.resume(returning: ()) }
+        await awaitCallback { resume in
+            sdk.authorizationManager.deauthorize { resume(()) }
         }
     }
 
     /// `state`, on the main actor.
-    public var state: Square.AuthorizationState {
+    package var state: Square.AuthorizationState {
         get async { await stateOnMain() }
     }
 
@@ -50,7 +49,7 @@ extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
     private func stateOnMain() -> Square.AuthorizationState { SquareBridgeValues.value(sdk.authorizationManager.state) }
 
     /// `location`, on the main actor, copied.
-    public var location: Square.Location? {
+    package var location: Square.Location? {
         get async { await locationOnMain() }
     }
 
@@ -60,7 +59,7 @@ extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
     }
 
     /// `add(_:)` with a ``SquareAuthorizationObserverRelay`` for `observer` (once per observer).
-    public func add(_ observer: any Square.AuthorizationStateObserver) async {
+    package func add(_ observer: any Square.AuthorizationStateObserver) async {
         await addOnMain(observer)
     }
 
@@ -72,7 +71,7 @@ extension SquareMobilePaymentsBridge: Square.AuthorizationManager {
     }
 
     /// `remove(_:)` of the relay added for `observer`.
-    public func remove(_ observer: any Square.AuthorizationStateObserver) async {
+    package func remove(_ observer: any Square.AuthorizationStateObserver) async {
         await removeOnMain(observer)
     }
 

@@ -5,27 +5,27 @@ import SquareMobilePaymentsSDK      // re-exports MobilePaymentsSDKAPI, the modu
 #endif
 #if SquareMobilePaymentsSDK || TENDER_SURFACE_MIRROR
 import Foundation
+import func Tender.awaitCallback
 import TenderSquare
 
 extension SquareMobilePaymentsBridge: Square.OfflinePaymentQueue {
     /// `offlinePaymentQueue.getPayments(_:)`, called on the main actor; its completion's payments are copied on the
     /// main thread. An error in the completion is thrown, mapped by case (``SquareBridgeErrors/offlineQueue(_:)``),
     /// even when payments came with it.
-    public func getPayments() async throws(Square.OfflinePaymentQueueError) -> [Square.OfflinePayment] {
+    package func getPayments() async throws(Square.OfflinePaymentQueueError) -> [Square.OfflinePayment] {
         try await paymentsOnMain().get()
     }
 
     @MainActor
     private func paymentsOnMain() async -> Result<[Square.OfflinePayment], Square.OfflinePaymentQueueError> {
-        await withCheckedContinuation { continuation in
-            let once = SquareResumeOnce(continuation)
+        await awaitCallback { resume in
             sdk.paymentManager.offlinePaymentQueue.getPayments { payments, error in
                 let mapped = error.map(SquareBridgeErrors.offlineQueue)
                 SquareMainThread.deliver(payments) { payments in
                     if let mapped {
-                        once.resume(returning: .failure(mapped))
+                        resume(.failure(mapped))
                     } else {
-                        once.resume(returning: .success(payments.map(SquareBridgeValues.offlinePayment)))
+                        resume(.success(payments.map(SquareBridgeValues.offlinePayment)))
                     }
                 }
             }
@@ -34,21 +34,20 @@ extension SquareMobilePaymentsBridge: Square.OfflinePaymentQueue {
 
     /// `offlinePaymentQueue.getTotalStoredPaymentsAmount(completion:)`, called on the main actor. A `nil` amount is a
     /// failure: its error is thrown, mapped by case, or `unexpected` when the SDK gave none.
-    public func getTotalStoredPaymentsAmount() async throws(Square.OfflinePaymentQueueError) -> any Square.MoneyAmount {
+    package func getTotalStoredPaymentsAmount() async throws(Square.OfflinePaymentQueueError) -> any Square.MoneyAmount {
         try await totalOnMain().get()
     }
 
     @MainActor
     private func totalOnMain() async -> Result<Square.Money, Square.OfflinePaymentQueueError> {
-        await withCheckedContinuation { continuation in
-            let once = SquareResumeOnce(continuation)
+        await awaitCallback { resume in
             sdk.paymentManager.offlinePaymentQueue.getTotalStoredPaymentsAmount { amount, error in
                 let mapped = error.map(SquareBridgeErrors.offlineQueue)
                 SquareMainThread.deliver(amount) { amount in
                     if let amount, mapped == nil {
-                        once.resume(returning: .success(SquareBridgeValues.money(amount)))
+                        resume(.success(SquareBridgeValues.money(amount)))
                     } else {
-                        once.resume(returning: .failure(mapped ?? .unexpected))
+                        resume(.failure(mapped ?? .unexpected))
                     }
                 }
             }
@@ -56,21 +55,4 @@ extension SquareMobilePaymentsBridge: Square.OfflinePaymentQueue {
     }
 }
 
-/// Resumes a continuation once: a completion handler the SDK called twice is ignored the second time.
-final class SquareResumeOnce<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Value, Never>?
-
-    /// Wraps `continuation`.
-    init(_ continuation: CheckedContinuation<Value, Never>) { self.continuation = continuation }
-
-    /// Resumes with `value` the first time; does nothing afterwards.
-    func resume(returning value: Value) {
-        lock.lock()
-        let pending = continuation
-        continuation = nil
-        lock.unlock()
-        pending?.resume(returning: value)
-    }
-}
 #endif

@@ -17,7 +17,7 @@ extension SquareMobilePaymentsBridge: Square.PaymentManager {
     /// every callback through a ``SquarePaymentDelegateRelay``. When the SDK returns `nil` without having told the
     /// delegate why, the bridge waits ``callbackGrace`` for it, then reports `unexpected` itself: `nil` is returned
     /// only after the delegate heard why, as ``Square/PaymentManager`` promises.
-    public func startPayment(_ paymentParameters: Square.PaymentParameters, promptParameters: Square.PromptParameters,
+    package func startPayment(_ paymentParameters: Square.PaymentParameters, promptParameters: Square.PromptParameters,
                              from presentation: Square.PresentationContext,
                              delegate: any Square.PaymentManagerDelegate) async -> (any Square.PaymentHandle)? {
         await startOnMain(paymentParameters, prompt: promptParameters, presentation: presentation, delegate: delegate)
@@ -50,7 +50,7 @@ extension SquareMobilePaymentsBridge: Square.PaymentManager {
     }
 
     /// `currentPaymentHandle`, on the main actor: a new handle value over the SDK's handle, or `nil`.
-    public var currentPaymentHandle: (any Square.PaymentHandle)? {
+    package var currentPaymentHandle: (any Square.PaymentHandle)? {
         get async { await currentHandleOnMain() }
     }
 
@@ -60,7 +60,7 @@ extension SquareMobilePaymentsBridge: Square.PaymentManager {
     }
 
     /// `getIdempotencyKey(withPaymentAttemptId:)`, on the main actor.
-    public func getIdempotencyKey(withPaymentAttemptId paymentAttemptId: String) async -> String? {
+    package func getIdempotencyKey(withPaymentAttemptId paymentAttemptId: String) async -> String? {
         await idempotencyKeyOnMain(paymentAttemptId)
     }
 
@@ -70,7 +70,7 @@ extension SquareMobilePaymentsBridge: Square.PaymentManager {
     }
 
     /// `availableCardInputMethods`, on the main actor.
-    public var availableCardInputMethods: Square.CardInputMethods {
+    package var availableCardInputMethods: Square.CardInputMethods {
         get async { await inputMethodsOnMain() }
     }
 
@@ -80,7 +80,7 @@ extension SquareMobilePaymentsBridge: Square.PaymentManager {
     }
 
     /// `add(_:)` with a ``SquareCardInputMethodsObserverRelay`` for `observer` (once per observer).
-    public func add(_ observer: any Square.AvailableCardInputMethodsObserver) async {
+    package func add(_ observer: any Square.AvailableCardInputMethodsObserver) async {
         await addOnMain(observer)
     }
 
@@ -92,7 +92,7 @@ extension SquareMobilePaymentsBridge: Square.PaymentManager {
     }
 
     /// `remove(_:)` of the relay added for `observer`.
-    public func remove(_ observer: any Square.AvailableCardInputMethodsObserver) async {
+    package func remove(_ observer: any Square.AvailableCardInputMethodsObserver) async {
         await removeOnMain(observer)
     }
 

@@ -9,7 +9,7 @@ import TenderSquare
 
 extension SquareMobilePaymentsBridge: Square.ReaderManager {
     /// `readers`, on the main actor, copied.
-    public var readers: [Square.ReaderInfo] {
+    package var readers: [Square.ReaderInfo] {
         get async { await readersOnMain() }
     }
 
@@ -17,7 +17,7 @@ extension SquareMobilePaymentsBridge: Square.ReaderManager {
     private func readersOnMain() -> [Square.ReaderInfo] { sdk.readerManager.readers.map(SquareBridgeValues.reader) }
 
     /// `isPairingInProgress`, on the main actor.
-    public var isPairingInProgress: Bool {
+    package var isPairingInProgress: Bool {
         get async { await pairingInProgressOnMain() }
     }
 
@@ -25,7 +25,7 @@ extension SquareMobilePaymentsBridge: Square.ReaderManager {
     private func pairingInProgressOnMain() -> Bool { sdk.readerManager.isPairingInProgress }
 
     /// `add(_:)` with a ``SquareReaderObserverRelay`` for `observer` (once per observer).
-    public func add(_ observer: any Square.ReaderObserver) async {
+    package func add(_ observer: any Square.ReaderObserver) async {
         await addOnMain(observer)
     }
 
@@ -37,7 +37,7 @@ extension SquareMobilePaymentsBridge: Square.ReaderManager {
     }
 
     /// `remove(_:)` of the relay added for `observer`.
-    public func remove(_ observer: any Square.ReaderObserver) async {
+    package func remove(_ observer: any Square.ReaderObserver) async {
         await removeOnMain(observer)
     }
 
@@ -52,7 +52,7 @@ extension SquareMobilePaymentsBridge: Square.ReaderManager {
     /// the SDK returns `nil` without having told the delegate why, the bridge waits ``callbackGrace`` for it, then
     /// reports the failure itself (an error that is not a ``Square/ReaderPairingError``, which the adapter maps to its
     /// fallback).
-    public func startPairing(with delegate: any Square.ReaderPairingDelegate) async -> (any Square.PairingHandle)? {
+    package func startPairing(with delegate: any Square.ReaderPairingDelegate) async -> (any Square.PairingHandle)? {
         await startPairingOnMain(delegate)
     }
 
@@ -69,7 +69,7 @@ extension SquareMobilePaymentsBridge: Square.ReaderManager {
     }
 
     /// `retryConnection(_:)` on the SDK's reader with this `id`; `readerNotFound` when the SDK has none.
-    public func retryConnection(_ readerInfo: Square.ReaderInfo) async -> Square.RetryConnectionResult {
+    package func retryConnection(_ readerInfo: Square.ReaderInfo) async -> Square.RetryConnectionResult {
         await retryOnMain(readerInfo.id)
     }
 
@@ -80,7 +80,7 @@ extension SquareMobilePaymentsBridge: Square.ReaderManager {
     }
 
     /// `forget(_:)` of the SDK's reader with this `id` (nothing when the SDK has none).
-    public func forget(_ readerInfo: Square.ReaderInfo) async {
+    package func forget(_ readerInfo: Square.ReaderInfo) async {
         await forgetOnMain(readerInfo.id)
     }
 

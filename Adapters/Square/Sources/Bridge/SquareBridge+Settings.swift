@@ -9,7 +9,7 @@ import TenderSquare
 
 extension SquareMobilePaymentsBridge: Square.SettingsManager {
     /// `settingsManager.paymentSettings`, on the main actor, copied.
-    public var paymentSettings: Square.PaymentSettings {
+    package var paymentSettings: Square.PaymentSettings {
         get async { await paymentSettingsOnMain() }
     }
 
@@ -19,7 +19,7 @@ extension SquareMobilePaymentsBridge: Square.SettingsManager {
     }
 
     /// `settingsManager.sdkSettings`, on the main actor, copied.
-    public var sdkSettings: Square.SDKSettings {
+    package var sdkSettings: Square.SDKSettings {
         get async { await sdkSettingsOnMain() }
     }
 

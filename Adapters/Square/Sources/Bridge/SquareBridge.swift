@@ -31,10 +31,8 @@ import TenderSquare
 /// MobilePaymentsSDK.initialize(squareApplicationID: "sq0idp-…")
 ///
 /// // on the main actor, once
-/// var settings = SquareProcessor.Configuration()
-/// settings.presentation = Square.PresentationContext(name: "checkout") { checkoutViewController }
-/// let processor = SquareProcessor(client: SquareMobilePaymentsBridge(), captureService: myServer,
-///                                 lookup: myServer, configuration: settings)
+/// let processor = SquareProcessor.mobilePayments(captureService: myServer, refundService: myServer,
+///                                                presentingFrom: { checkoutViewController })
 /// ```
 ///
 /// What it does, member by member (the extensions say how):
@@ -56,11 +54,11 @@ import TenderSquare
 ///   presents nothing: set ``SquareProcessor/Configuration/presentation``).
 /// - **Network.** Square exposes no connectivity: ``networkMonitor`` is a ``SquareNetworkMonitor`` (`NWPathMonitor`)
 ///   unless another monitor is given.
-public final class SquareMobilePaymentsBridge: SquareClient, Sendable {
+package final class SquareMobilePaymentsBridge: SquareClient, Sendable {
     /// The SDK objects the bridge holds, on the main actor (empty in a new process).
     package let registry: SquareObjectRegistry
     /// The device's connectivity (not Square's: see ``SquareNetworkMonitor``).
-    public let networkMonitor: any Square.NetworkMonitor
+    package let networkMonitor: any Square.NetworkMonitor
     /// How long, in seconds, the bridge waits for the SDK's `didFail` (or `readerPairingDidFail`) after a start call
     /// returned `nil` before it reports the failure itself (`PaymentError.unexpected`).
     let callbackGrace: TimeInterval
@@ -72,7 +70,7 @@ public final class SquareMobilePaymentsBridge: SquareClient, Sendable {
     ///   - callbackGrace: seconds to wait for the SDK's failure callback after `startPayment` or `startPairing`
     ///     returned `nil` (Square says the delegate is told why; it does not say when).
     @MainActor
-    public init(sdk: any SDKManager = MobilePaymentsSDK.shared, networkMonitor: any Square.NetworkMonitor,
+    package init(sdk: any SDKManager = MobilePaymentsSDK.shared, networkMonitor: any Square.NetworkMonitor,
                 callbackGrace: TimeInterval = 2) {
         SquareMainThread.prepare()
         registry = SquareObjectRegistry(sdk: sdk)
@@ -83,21 +81,21 @@ public final class SquareMobilePaymentsBridge: SquareClient, Sendable {
     #if canImport(Network)
     /// A bridge over `MobilePaymentsSDK.shared` with a ``SquareNetworkMonitor`` on the device's network path.
     @MainActor
-    public convenience init() {
+    package convenience init() {
         self.init(networkMonitor: SquareNetworkMonitor())
     }
     #endif
 
     /// The bridge itself.
-    public var authorizationManager: any Square.AuthorizationManager { self }
+    package var authorizationManager: any Square.AuthorizationManager { self }
     /// The bridge itself.
-    public var paymentManager: any Square.PaymentManager { self }
+    package var paymentManager: any Square.PaymentManager { self }
     /// The bridge itself.
-    public var readerManager: any Square.ReaderManager { self }
+    package var readerManager: any Square.ReaderManager { self }
     /// The bridge itself.
-    public var settingsManager: any Square.SettingsManager { self }
+    package var settingsManager: any Square.SettingsManager { self }
     /// The bridge itself.
-    public var offlinePaymentQueue: any Square.OfflinePaymentQueue { self }
+    package var offlinePaymentQueue: any Square.OfflinePaymentQueue { self }
 
     /// The SDK (on the main actor).
     @MainActor var sdk: any SDKManager { registry.sdk }

@@ -24,26 +24,26 @@ import Network
 ///   kept in ``Storage`` (the app's `UserDefaults` by default) so that it survives a relaunch: Square's 24-hour
 ///   offline window counts from when the device was last online. `nil` when never known.
 /// - Observers hear `networkDidChange(isConnected:)` at each change after the first path, on the monitor's queue.
-public final class SquareNetworkMonitor: Square.NetworkMonitor, @unchecked Sendable {
+package final class SquareNetworkMonitor: Square.NetworkMonitor, @unchecked Sendable {
     /// Where ``lastConnectedAt`` is kept across launches.
-    public struct Storage: Sendable {
+    package struct Storage: Sendable {
         let load: @Sendable () -> Date?
         let save: @Sendable (Date) -> Void
 
         /// Storage made of two closures.
-        public init(load: @escaping @Sendable () -> Date?, save: @escaping @Sendable (Date) -> Void) {
+        package init(load: @escaping @Sendable () -> Date?, save: @escaping @Sendable (Date) -> Void) {
             self.load = load
             self.save = save
         }
 
         /// The app's standard `UserDefaults`, under `key`.
-        public static func userDefaults(key: String = "Tender.SquareNetworkMonitor.lastConnectedAt") -> Storage {
+        package static func userDefaults(key: String = "Tender.SquareNetworkMonitor.lastConnectedAt") -> Storage {
             Storage(load: { UserDefaults.standard.object(forKey: key) as? Date },
                     save: { UserDefaults.standard.set($0, forKey: key) })
         }
 
         /// Memory only: forgotten at a relaunch.
-        public static func inMemory() -> Storage {
+        package static func inMemory() -> Storage {
             let box = MemoryBox()
             return Storage(load: { box.date }, save: { box.date = $0 })
         }
@@ -72,7 +72,7 @@ public final class SquareNetworkMonitor: Square.NetworkMonitor, @unchecked Senda
     #if canImport(Network)
     /// A monitor of the device's network path (`NWPathMonitor`, started at once on its own queue).
     /// - Parameter storage: where ``lastConnectedAt`` is kept across launches.
-    public convenience init(storage: Storage = .userDefaults()) {
+    package convenience init(storage: Storage = .userDefaults()) {
         self.init(storage: storage, now: { Date() })
         let monitor = NWPathMonitor()
         monitor.pathUpdateHandler = { [weak self] path in self?.pathDidChange(isSatisfied: path.status == .satisfied) }
@@ -98,7 +98,7 @@ public final class SquareNetworkMonitor: Square.NetworkMonitor, @unchecked Senda
     }
 
     /// Whether the device's network path is satisfied; waits for the first path.
-    public var isConnected: Bool {
+    package var isConnected: Bool {
         get async {
             if let known = locked({ connected }) { return known }
             return await withCheckedContinuation { continuation in
@@ -112,7 +112,7 @@ public final class SquareNetworkMonitor: Square.NetworkMonitor, @unchecked Senda
     }
 
     /// Now while connected; otherwise when the device was last online (see the type's documentation).
-    public var lastConnectedAt: Date? {
+    package var lastConnectedAt: Date? {
         get async {
             let (isConnected, last) = locked { (connected, lastConnected) }
             if isConnected == true { return now() }
@@ -121,12 +121,12 @@ public final class SquareNetworkMonitor: Square.NetworkMonitor, @unchecked Senda
     }
 
     /// Adds an observer of connectivity changes.
-    public func add(_ observer: any Square.NetworkObserver) async {
+    package func add(_ observer: any Square.NetworkObserver) async {
         locked { if !observers.contains(where: { $0 === observer }) { observers.append(observer) } }
     }
 
     /// Removes an observer added before (by identity).
-    public func remove(_ observer: any Square.NetworkObserver) async {
+    package func remove(_ observer: any Square.NetworkObserver) async {
         locked { observers.removeAll { $0 === observer } }
     }
 

@@ -4,19 +4,25 @@ import TenderSquare
 
 extension SquareSimulator {
     /// A fault injected into the next payment.
-    public enum Fault: Hashable, Sendable {
+    package enum Fault: Hashable, Sendable {
         /// Square's servers take the payment, but the SDK reports `timedOut` (the outcome is unknown to the app).
-        case timeoutAfterServerCharge
+        case answerLostAfterCharge
         /// The SDK reports `timedOut` before anything reaches Square: the create-payment request never arrives.
-        case timeoutBeforeServerCharge
+        case confirmNotReceived
         /// `startPayment` fails at once with this error.
         case error(Square.PaymentError)
         /// `startPayment` fails with an error that is not a 2.5 `PaymentError` (a future SDK's code).
         case unrecognizedError(String)
+        /// The next payment waits for its card until ``SquareSimulator/releaseHeld()`` (or
+        /// ``SquareSimulator/presentCard(_:)``): collection is in progress and the payment can still be canceled.
+        case holdNextCard
+        /// The next authorization request reaches Square, which acts on it only at ``SquareSimulator/releaseHeld()``:
+        /// the card has been read, the payment can no longer be canceled, and Square still charges after a relaunch.
+        case holdNextAuthorization
     }
 
     /// A fault injected into the next upload in ``SquareSimulator/syncOfflinePayments(maxCount:)``.
-    public enum UploadFault: String, Hashable, Sendable, Codable {
+    package enum UploadFault: String, Hashable, Sendable, Codable {
         /// The upload fails with an unrecoverable error: `failedToUpload`.
         case rejected
         /// The SDK cannot verify the upload: `unknown` for one step, then `uploaded`.
@@ -24,42 +30,40 @@ extension SquareSimulator {
     }
 
     /// An error a future SDK might report; not a ``Square/PaymentError``.
-    public struct UnrecognizedSDKError: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct UnrecognizedSDKError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The error's name.
-        public var name: String
+        package var name: String
         /// The name.
-        public var description: String { name }
+        package var description: String { name }
     }
 
     /// Not an SDK error: what the simulator tells a delegate forgotten by ``relaunch()``, standing for a process
     /// that died, so that a test's task awaiting it ends (with an unknown outcome) instead of hanging.
-    public struct ProcessEnded: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct ProcessEnded: Error, Hashable, Sendable, CustomStringConvertible {
         /// "process ended".
-        public var description: String { "process ended (relaunch)" }
+        package var description: String { "process ended (relaunch)" }
     }
 
-    /// Injects a fault into the next payment (faults queue up, one per payment).
-    public func injectFault(_ fault: Fault) { pendingFaults.append(fault) }
+    /// Makes `fault` happen to the next payment it applies to (faults queue up, one per payment).
+    package func inject(_ fault: Fault) {
+        switch fault {
+        case .holdNextCard: holdNextCard = true
+        case .holdNextAuthorization: holdNextAuthorization = true
+        default: pendingFaults.append(fault)
+        }
+    }
 
     /// Injects a fault into the next upload (faults queue up, one per upload).
-    public func injectUploadFault(_ fault: UploadFault) { uploadFaults.append(fault) }
+    package func injectUploadFault(_ fault: UploadFault) { uploadFaults.append(fault) }
 
     /// Makes the next refund end `REJECTED` or `FAILED` when Square settles it (faults queue up, one per refund).
-    public func injectRefundOutcome(_ status: Square.PaymentRefundStatus) { refundFaults.append(status) }
+    package func injectRefundOutcome(_ status: Square.PaymentRefundStatus) { refundFaults.append(status) }
 
     /// Makes the next refund settle `COMPLETED`, then turn `FAILED` `seconds` later, giving its amount back.
-    /// UNVERIFIED and harsher than Square documents (`PaymentRefund.status` goes from `PENDING` to `COMPLETED`,
+    /// Unverified and harsher than Square documents (`PaymentRefund.status` goes from `PENDING` to `COMPLETED`,
     /// `REJECTED` or `FAILED`, with no change after `COMPLETED`): it exists to prove that the core follows a refund
     /// for as long as an adapter says its vendor may change it (``SquareProcessor/Configuration/refundChangeWindow``).
-    public func injectCompletedRefundFailure(after seconds: TimeInterval) { completedRefundFailures.append(seconds) }
-
-    /// The next payment waits for its card until ``releaseHeld()`` (or ``presentCard(_:)``): collection is in
-    /// progress and the payment can still be canceled.
-    public func holdNextCardPresentation() { holdNextCard = true }
-
-    /// The next authorization request reaches Square, which acts on it only at ``releaseHeld()``: the card has been
-    /// read, the payment can no longer be canceled, and Square still charges after a relaunch.
-    public func holdNextAuthorizationRequest() { holdNextAuthorization = true }
+    package func injectCompletedRefundFailure(after seconds: TimeInterval) { completedRefundFailures.append(seconds) }
 
     /// Whether a held card presentation or authorization is waiting.
     public var isHolding: Bool {

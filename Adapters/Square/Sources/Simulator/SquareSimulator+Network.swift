@@ -6,7 +6,7 @@ extension SquareSimulator {
     // MARK: Test control
 
     /// Sets the network. Observers hear of a change in reachability. On reconnection the SDK checks "for network
-    /// connectivity and a connection to Square servers" (seed 001): when that check reaches Square (or on any
+    /// connectivity and a connection to Square servers": when that check reaches Square (or on any
     /// reconnection, per ``Configuration/offlineWindowRestart``) the device counts as online again, which restarts
     /// the offline window and lifts the reader stop.
     public func setNetwork(_ network: SimulatedNetwork) {
@@ -27,20 +27,20 @@ extension SquareSimulator {
     // MARK: NetworkMonitor
 
     /// Whether the device reaches Square (a flaky network counts as connected, as a path monitor would see it).
-    public var isConnected: Bool { network.reportedStatus == .online }
+    package var isConnected: Bool { network.reportedStatus == .online }
 
     /// When the device was last online as the SDK counts it for its offline window: now while the network is
     /// plainly online, otherwise the last time a request reached Square (``Configuration/offlineWindowRestart``).
-    public var lastConnectedAt: Date? {
+    package var lastConnectedAt: Date? {
         if network == .online { noteOnline() }
         return store.lastOnlineAt
     }
 
     /// Adds a network observer.
-    public func add(_ observer: any Square.NetworkObserver) { networkObservers.append(observer) }
+    package func add(_ observer: any Square.NetworkObserver) { networkObservers.append(observer) }
 
     /// Removes a network observer.
-    public func remove(_ observer: any Square.NetworkObserver) { networkObservers.removeAll { $0 === observer } }
+    package func remove(_ observer: any Square.NetworkObserver) { networkObservers.removeAll { $0 === observer } }
 
     // MARK: Requests
 
@@ -70,7 +70,7 @@ extension SquareSimulator {
 
     /// Past the offline window (since the device was last online) or at the device-wide cap (queued payments of
     /// every account and location), while not plainly online: "the reader fails to connect" (seed). The reason
-    /// reported, `notConnectedToInternet`, is the simulator's choice (UNVERIFIED).
+    /// reported, `notConnectedToInternet`, is the simulator's choice (unverified).
     func offlineLimitsReached() -> Bool {
         guard network != .online else { return false }
         if deviceQueuedCount >= store.configuration.deviceOfflinePaymentCap { return true }

@@ -4,35 +4,35 @@ import TenderSquare
 
 extension SquareSimulator {
     /// One offline payment on the device, with what the simulator needs to process it later.
-    public struct DevicePayment: Hashable, Sendable, Codable {
+    package struct DevicePayment: Hashable, Sendable, Codable {
         /// The seller it belongs to.
-        public var merchantID: String
+        package var merchantID: String
         /// The location it belongs to.
-        public var locationID: String
+        package var locationID: String
         /// The app's payment attempt id.
-        public var paymentAttemptID: String
+        package var paymentAttemptID: String
         /// The idempotency key.
-        public var idempotencyKey: String
+        package var idempotencyKey: String
         /// Whether it completes at processing.
-        public var autocomplete: Bool
+        package var autocomplete: Bool
         /// The delay action for delayed capture.
-        public var delayAction: Square.DelayAction
+        package var delayAction: Square.DelayAction
         /// The delay, in seconds (0 = Square's 36-hour default).
-        public var delayDuration: TimeInterval
+        package var delayDuration: TimeInterval
         /// The payment as the SDK shows it.
-        public var payment: Square.OfflinePayment
+        package var payment: Square.OfflinePayment
         /// How the issuer will answer at processing.
-        public var issuerResponse: SimulatedCard.IssuerResponse
+        package var issuerResponse: SimulatedCard.IssuerResponse
         /// Whether the card expired before it was taken.
-        public var cardExpired: Bool
+        package var cardExpired: Bool
         /// When Square processed it (the SDK deletes it ``Configuration/processedRetention`` later).
-        public var processedAt: Date?
+        package var processedAt: Date?
     }
 
     // MARK: OfflinePaymentQueue
 
     /// The offline payments of the authorized account and location.
-    public func getPayments() async throws(Square.OfflinePaymentQueueError) -> [Square.OfflinePayment] {
+    package func getPayments() async throws(Square.OfflinePaymentQueueError) -> [Square.OfflinePayment] {
         applyTimedRules()
         let (seller, location) = try queueScope()
         return store.devicePayments.filter { $0.merchantID == seller.merchantID && $0.locationID == location.id }
@@ -40,7 +40,7 @@ extension SquareSimulator {
     }
 
     /// The total of queued payments of the authorized account and location.
-    public func getTotalStoredPaymentsAmount() async throws(Square.OfflinePaymentQueueError) -> any Square.MoneyAmount {
+    package func getTotalStoredPaymentsAmount() async throws(Square.OfflinePaymentQueueError) -> any Square.MoneyAmount {
         applyTimedRules()
         let (seller, location) = try queueScope()
         return Square.Money(amount: storedTotal(merchantID: seller.merchantID, locationID: location.id),
@@ -52,7 +52,7 @@ extension SquareSimulator {
     /// Stores the payment in progress offline, or refuses the card: the reader takes only chip and contactless
     /// offline, never Interac (unless configured to store it), so such a card ends the payment with `didCancel`,
     /// whose payment carries the refused card and no status the queue knows (how the SDK reports the refusal is
-    /// UNVERIFIED).
+    /// Unverified).
     func storeCurrentOffline(_ card: SimulatedCard) {
         guard let flight = current else { return }
         let now = clock.now()
@@ -94,10 +94,10 @@ extension SquareSimulator {
     /// failedToProcess. On a flaky network each payment's request may fail and wait for the next step. Processed
     /// payments are deleted on the SDK's schedule (``Configuration/processedRetention``), whether or not anyone
     /// read them. How long Square waits before expiring a payment, and that expiry shows as `failedToUpload`, are
-    /// UNVERIFIED (help 8106 says unuploaded payments "expire" after 24 hours).
+    /// Unverified (help 8106 says unuploaded payments "expire" after 24 hours).
     /// - Returns: how many payments changed status.
     @discardableResult
-    public func syncOfflinePayments(maxCount: Int = .max) -> Int {
+    package func syncOfflinePayments(maxCount: Int = .max) -> Int {
         applyTimedRules()
         guard network.reportedStatus == .online, requestReachesSquare() else { return 0 }
         let now = clock.now()
@@ -134,7 +134,7 @@ extension SquareSimulator {
     /// Runs ``syncOfflinePayments(maxCount:)`` while payments in scope are queued or uploaded (at most `limit`
     /// steps). Processed payments stay on the device only until the SDK deletes them.
     @discardableResult
-    public func syncUntilIdle(limit: Int = 10) -> Int {
+    package func syncUntilIdle(limit: Int = 10) -> Int {
         var total = 0
         for _ in 0..<limit {
             let pending = store.devicePayments.contains { Self.syncing.contains($0.payment.status) && isInSyncScope($0) }

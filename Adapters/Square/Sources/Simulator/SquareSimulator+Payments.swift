@@ -5,25 +5,25 @@ import TenderSquare
 extension SquareSimulator {
     /// Square's `PaymentHandle` for a simulated payment. A handle from before a ``relaunch()`` is dead: it reports
     /// nothing cancelable and cancels nothing.
-    public struct Handle: Square.PaymentHandle {
+    package struct Handle: Square.PaymentHandle {
         let simulator: SquareSimulator
         let generation: Int
         /// The parameters the payment started with.
-        public let paymentParameters: Square.PaymentParameters
+        package let paymentParameters: Square.PaymentParameters
         /// The payment as it stands (initialized until it finishes).
-        public var payment: any Square.Payment {
+        package var payment: any Square.Payment {
             get async { await simulator.payment(of: paymentParameters, generation: generation) }
         }
         /// Whether the payment can still be canceled (it is waiting for a card).
-        public var isPaymentCancelable: Bool {
+        package var isPaymentCancelable: Bool {
             get async { await simulator.isCancelable(paymentParameters.paymentAttemptID, generation: generation) }
         }
         /// The total with the surcharge the seller would add, if the payment allows one.
-        public var totalMoneyWithProposedCardSurcharge: Square.Money? {
+        package var totalMoneyWithProposedCardSurcharge: Square.Money? {
             get async { await simulator.proposedSurchargeTotal(paymentParameters) }
         }
         /// Cancels the payment if it is still waiting for a card; the delegate then gets `didCancel`.
-        public func cancelPayment() async -> Bool {
+        package func cancelPayment() async -> Bool {
             await simulator.cancel(paymentParameters.paymentAttemptID, generation: generation)
         }
     }
@@ -31,18 +31,18 @@ extension SquareSimulator {
     // MARK: PaymentManager
 
     /// The handle of the payment in progress (an authorization held at Square counts: the SDK's UI still waits).
-    public var currentPaymentHandle: (any Square.PaymentHandle)? {
+    package var currentPaymentHandle: (any Square.PaymentHandle)? {
         guard let flight = current ?? heldAuthorization?.flight else { return nil }
         return Handle(simulator: self, generation: generation, paymentParameters: flight.parameters)
     }
 
     /// The idempotency key stored for an attempt id, or `nil`.
-    public func getIdempotencyKey(withPaymentAttemptId paymentAttemptId: String) async -> String? {
+    package func getIdempotencyKey(withPaymentAttemptId paymentAttemptId: String) async -> String? {
         store.attempts[paymentAttemptId]?.idempotencyKey
     }
 
     /// The ready readers' input methods; swipe is not available offline.
-    public var availableCardInputMethods: Square.CardInputMethods {
+    package var availableCardInputMethods: Square.CardInputMethods {
         enforceOfflineLimits()
         return inputMethodsNow
     }
@@ -65,16 +65,16 @@ extension SquareSimulator {
     }
 
     /// Adds an observer of the available card input methods.
-    public func add(_ observer: any Square.AvailableCardInputMethodsObserver) { inputMethodObservers.append(observer) }
+    package func add(_ observer: any Square.AvailableCardInputMethodsObserver) { inputMethodObservers.append(observer) }
 
     /// Removes an observer of the available card input methods.
-    public func remove(_ observer: any Square.AvailableCardInputMethodsObserver) {
+    package func remove(_ observer: any Square.AvailableCardInputMethodsObserver) {
         inputMethodObservers.removeAll { $0 === observer }
     }
 
     /// Starts a payment: Square's checks, in order, then the card (at once, when presented, or when a held card is
     /// released). A payment that does not start gets `didFail` before `nil` is returned.
-    public func startPayment(_ paymentParameters: Square.PaymentParameters, promptParameters: Square.PromptParameters,
+    package func startPayment(_ paymentParameters: Square.PaymentParameters, promptParameters: Square.PromptParameters,
                              from presentation: Square.PresentationContext,
                              delegate: any Square.PaymentManagerDelegate) async -> (any Square.PaymentHandle)? {
         applyTimedRules()
@@ -91,7 +91,7 @@ extension SquareSimulator {
             switch first {
             case .error(let error): pendingFaults.removeFirst(); return refuse(error)
             case .unrecognizedError(let name): pendingFaults.removeFirst(); return refuse(UnrecognizedSDKError(name: name))
-            case .timeoutAfterServerCharge, .timeoutBeforeServerCharge: break
+            case .answerLostAfterCharge, .confirmNotReceived, .holdNextCard, .holdNextAuthorization: break
             }
         }
         if current != nil || heldAuthorization != nil { return refuse(Square.PaymentError.paymentAlreadyInProgress) }
@@ -183,17 +183,17 @@ extension SquareSimulator {
         }
         if flight.mustStoreOffline { return storeCurrentOffline(card) }
         var fault: Fault?
-        if let first = pendingFaults.first, first == .timeoutAfterServerCharge || first == .timeoutBeforeServerCharge {
+        if let first = pendingFaults.first, first == .answerLostAfterCharge || first == .confirmNotReceived {
             fault = pendingFaults.removeFirst()
         }
         if case .timingOut = network { return failCurrent(.timedOut, outcome: .started) }
-        guard fault != .timeoutBeforeServerCharge else { return failCurrent(.timedOut, outcome: .started) }
+        guard fault != .confirmNotReceived else { return failCurrent(.timedOut, outcome: .started) }
         guard requestReachesSquare() else {
             if flight.mayStoreOffline { return storeCurrentOffline(card) }
             return failCurrent(.noNetwork, outcome: .ended)
         }
         current = nil
-        let answerLost = fault == .timeoutAfterServerCharge
+        let answerLost = fault == .answerLostAfterCharge
         if holdNextAuthorization {
             holdNextAuthorization = false
             heldAuthorization = HeldAuthorization(flight: flight, card: card, answerLost: answerLost)
@@ -228,7 +228,7 @@ extension SquareSimulator {
         }
         store.attempts[parameters.paymentAttemptID]?.outcome = server.isCharge ? .charged : .ended
         // An online decline: Square's docs give no PaymentError for it; the simulator finishes with a `failed`
-        // payment whose card part failed (UNVERIFIED how the real SDK reports it).
+        // payment whose card part failed (unverified how the real SDK reports it).
         flight.delegate.paymentManager(self, didFinish: server.onlinePayment)
     }
 
@@ -297,7 +297,7 @@ extension SquareSimulator {
     /// An attempt id is refused when the device knows it charged or stored a payment, or when Square's servers
     /// hold a charge under its current key (the device did not learn the outcome). An attempt that ended without a
     /// charge may be used again: the SDK makes a new key ("repeated requests in the same attempt"). Which earlier
-    /// outcomes Square refuses is UNVERIFIED; this is the reading that never charges twice, and the rule Tender's
+    /// outcomes Square refuses is unverified; this is the reading that never charges twice, and the rule Tender's
     /// adapter relies on when it continues an attempt.
     private func attemptIsReused(_ attemptID: String) -> Bool {
         guard let record = store.attempts[attemptID] else { return false }

@@ -4,35 +4,35 @@ import TenderSquare
 
 extension SquareSimulator {
     /// Square's `PairingHandle` for a simulated pairing (which completes at once: see ``startPairing(with:)``).
-    public struct PairingHandle: Square.PairingHandle {
+    package struct PairingHandle: Square.PairingHandle {
         /// Stops the pairing; `false`, since a simulated pairing has always finished by the time it returns.
-        public func stop() async -> Bool { false }
+        package func stop() async -> Bool { false }
     }
 
     // MARK: ReaderManager
 
     /// The paired readers. The offline window and the device cap are applied first: past them, readers stop.
-    public var readers: [Square.ReaderInfo] {
+    package var readers: [Square.ReaderInfo] {
         enforceOfflineLimits()
         return store.readers.map(\.info)
     }
 
     /// Whether a pairing is running (never, between calls: a simulated pairing completes inside
     /// ``startPairing(with:)``).
-    public var isPairingInProgress: Bool { pairingDelegate != nil }
+    package var isPairingInProgress: Bool { pairingDelegate != nil }
 
     /// Adds a reader observer.
-    public func add(_ observer: any Square.ReaderObserver) { readerObservers.append(observer) }
+    package func add(_ observer: any Square.ReaderObserver) { readerObservers.append(observer) }
 
     /// Removes a reader observer.
-    public func remove(_ observer: any Square.ReaderObserver) { readerObservers.removeAll { $0 === observer } }
+    package func remove(_ observer: any Square.ReaderObserver) { readerObservers.removeAll { $0 === observer } }
 
     /// Pairs the first reader in range: `readerPairingDidBegin`, then `readerPairingDidSucceed` (no reader in the
     /// callback; the reader appears in ``readers`` and through `readerWasAdded`), or `readerPairingDidFail`. A
     /// reader that has never connected online cannot get ready offline (`readerUnavailable` /
     /// `notConnectedToInternet`). With no reader in range the SDK times out after a minute; the simulator reports
     /// the timeout at once.
-    public func startPairing(with delegate: any Square.ReaderPairingDelegate) async -> (any Square.PairingHandle)? {
+    package func startPairing(with delegate: any Square.ReaderPairingDelegate) async -> (any Square.PairingHandle)? {
         guard pairingDelegate == nil else {
             delegate.readerPairingDidFail(with: Square.ReaderPairingError.readerAlreadyPairing)
             return nil
@@ -64,7 +64,7 @@ extension SquareSimulator {
     }
 
     /// Retries a reader's connection: it gets ready unless it is updating, or is new and the device is offline.
-    public func retryConnection(_ readerInfo: Square.ReaderInfo) async -> Square.RetryConnectionResult {
+    package func retryConnection(_ readerInfo: Square.ReaderInfo) async -> Square.RetryConnectionResult {
         guard let index = store.readers.firstIndex(where: { $0.info.id == readerInfo.id }) else { return .readerNotFound }
         let info = store.readers[index].info
         if info.statusInfo.status == .connectingToSquare { return .readerAlreadyConnectingToSquare }
@@ -82,7 +82,7 @@ extension SquareSimulator {
     }
 
     /// Forgets a reader.
-    public func forget(_ readerInfo: Square.ReaderInfo) async {
+    package func forget(_ readerInfo: Square.ReaderInfo) async {
         guard let index = store.readers.firstIndex(where: { $0.info.id == readerInfo.id }) else { return }
         let removed = store.readers.remove(at: index)
         for observer in readerObservers { observer.readerWasRemoved(removed.info) }
@@ -93,7 +93,7 @@ extension SquareSimulator {
 
     /// Puts a reader in range, to be paired by ``startPairing(with:)``.
     @discardableResult
-    public func addNearbyReader(model: Square.ReaderModel = .contactlessAndChip, batteryPercentage: UInt = 80)
+    package func addNearbyReader(model: Square.ReaderModel = .contactlessAndChip, batteryPercentage: UInt = 80)
         -> Square.ReaderInfo {
         let id = store.nextReaderID
         store.nextReaderID += 1
@@ -109,7 +109,7 @@ extension SquareSimulator {
     }
 
     /// Sets a reader's status and tells the observers (`readerStatusDidChange`).
-    public func setReaderStatus(_ readerID: UInt, _ status: Square.ReaderStatus,
+    package func setReaderStatus(_ readerID: UInt, _ status: Square.ReaderStatus,
                                 reason: Square.ReaderUnavailableReason? = nil) {
         updateReader(readerID, change: .readerStatusDidChange) {
             $0.statusInfo = Square.ReaderStatusInfo(status: status, unavailableReason: reason)
@@ -118,15 +118,15 @@ extension SquareSimulator {
 
     /// The first ready reader becomes unavailable for `reason`. A payment waiting for a card then fails with
     /// `timedOut`, the SDK's payment timeout, with nothing charged: how the SDK reports a reader lost mid-payment
-    /// is UNVERIFIED.
-    public func disconnectReader(reason: Square.ReaderUnavailableReason = .bluetoothFailure) {
+    /// is unverified.
+    package func disconnectReader(reason: Square.ReaderUnavailableReason = .bluetoothFailure) {
         guard let reader = store.readers.first(where: { $0.info.statusInfo.status == .ready }) else { return }
         setReaderStatus(reader.info.id, .readerUnavailable, reason: reason)
         if current != nil { failCurrent(.timedOut, outcome: .ended) }
     }
 
     /// Sets the battery of a reader and tells the observers.
-    public func setBattery(_ readerID: UInt, percentage: UInt, isCharging: Bool) {
+    package func setBattery(_ readerID: UInt, percentage: UInt, isCharging: Bool) {
         let wasCharging = store.readers.first { $0.info.id == readerID }?.info.batteryStatus?.isCharging
         let change: Square.ReaderChange = wasCharging == isCharging ? .batteryLevelDidChange
             : (isCharging ? .batteryDidBeginCharging : .batteryDidEndCharging)
@@ -137,13 +137,13 @@ extension SquareSimulator {
 
     /// Announces a firmware update (`firmwareUpdateStatusDidChange`: none → pending); a blocking one makes the
     /// reader unavailable (`blockingFirmwareUpdate`) until it finishes.
-    public func announceFirmwareUpdate(_ readerID: UInt, blocking: Bool) {
+    package func announceFirmwareUpdate(_ readerID: UInt, blocking: Bool) {
         if blocking { setReaderStatus(readerID, .readerUnavailable, reason: .blockingFirmwareUpdate) }
         updateReader(readerID, change: .firmwareUpdateStatusDidChange) { $0.firmwareInfo?.updateStatus = .pending }
     }
 
     /// Moves a firmware update to `percent`; at 100 the reader installs it and becomes ready.
-    public func advanceFirmwareUpdate(_ readerID: UInt, toPercent percent: UInt) {
+    package func advanceFirmwareUpdate(_ readerID: UInt, toPercent percent: UInt) {
         updateReader(readerID, change: .firmwareUpdatePercentDidChange) {
             $0.firmwareInfo?.updateStatus = .inProgress
             $0.firmwareInfo?.updatePercentage = min(100, percent)
@@ -156,7 +156,7 @@ extension SquareSimulator {
     }
 
     /// Fails a blocking firmware update (`firmwareUpdateDidFail`); the reader stays unavailable.
-    public func failFirmwareUpdate(_ readerID: UInt) {
+    package func failFirmwareUpdate(_ readerID: UInt) {
         updateReader(readerID, change: .firmwareUpdateDidFail) {
             $0.firmwareInfo?.updateStatus = .failed
             $0.firmwareInfo?.failureReason = "firmwareFailure"

@@ -40,12 +40,12 @@ extension SquareSimulator {
 
     /// Simulates the SDK no longer reporting the idempotency key of an attempt (the app deleted and reinstalled, or
     /// its storage cleared): Square's servers still hold whatever that key created.
-    public func forgetIdempotencyKey(paymentAttemptID: String) { store.attempts[paymentAttemptID] = nil }
+    package func forgetIdempotencyKey(paymentAttemptID: String) { store.attempts[paymentAttemptID] = nil }
 
     // MARK: AuthorizationManager
 
     /// Authorizes a seller at a location, checking what Square checks, in order.
-    public func authorize(withAccessToken accessToken: String, locationID: String) async throws(Square.AuthorizationError) {
+    package func authorize(withAccessToken accessToken: String, locationID: String) async throws(Square.AuthorizationError) {
         if accessToken.isEmpty { throw .emptyAccessToken }
         if locationID.isEmpty { throw .emptyLocationID }
         if store.authorizedMerchantID != nil { throw .alreadyAuthorized }
@@ -60,11 +60,11 @@ extension SquareSimulator {
         for observer in authorizationObservers { observer.authorizationStateDidChange(.authorized) }
     }
 
-    /// Signs out. Queued payments remain on the device (seed 001: they "remain on the device when … a seller logs
+    /// Signs out. Queued payments remain on the device (Square: they "remain on the device when … a seller logs
     /// out of your application"); they upload again once that seller signs in here, unless
-    /// ``Configuration/uploadsOtherAccounts``. Dropped only if ``Configuration/deauthorizeDropsQueue`` (UNVERIFIED
+    /// ``Configuration/uploadsOtherAccounts``. Dropped only if ``Configuration/deauthorizeDropsQueue`` (unverified
     /// for the MPSDK; Square help 7775 says so for the POS app).
-    public func deauthorize() async {
+    package func deauthorize() async {
         if store.configuration.deauthorizeDropsQueue, let merchant = store.authorizedMerchantID {
             let location = store.authorizedLocationID
             store.devicePayments.removeAll {
@@ -77,16 +77,16 @@ extension SquareSimulator {
     }
 
     /// The authorization state.
-    public var state: Square.AuthorizationState { store.authorizedMerchantID == nil ? .notAuthorized : .authorized }
+    package var state: Square.AuthorizationState { store.authorizedMerchantID == nil ? .notAuthorized : .authorized }
 
     /// The authorized location.
-    public var location: Square.Location? { authorized?.location }
+    package var location: Square.Location? { authorized?.location }
 
     /// Adds an authorization observer.
-    public func add(_ observer: any Square.AuthorizationStateObserver) { authorizationObservers.append(observer) }
+    package func add(_ observer: any Square.AuthorizationStateObserver) { authorizationObservers.append(observer) }
 
     /// Removes an authorization observer.
-    public func remove(_ observer: any Square.AuthorizationStateObserver) {
+    package func remove(_ observer: any Square.AuthorizationStateObserver) {
         authorizationObservers.removeAll { $0 === observer }
     }
 }

@@ -33,9 +33,9 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
     Square.OfflinePaymentQueue, Square.ReaderManager, Square.SettingsManager, Square.NetworkMonitor {
 
     /// What the SDK remembers of a payment attempt id (it persists it with the idempotency key).
-    public struct AttemptRecord: Hashable, Sendable, Codable {
+    package struct AttemptRecord: Hashable, Sendable, Codable {
         /// What came of the attempt, as far as the device knows.
-        public enum Outcome: String, Hashable, Sendable, Codable {
+        package enum Outcome: String, Hashable, Sendable, Codable {
             /// Started; the device did not learn the outcome (a timeout, a crash, a relaunch).
             case started
             /// Charged online.
@@ -46,49 +46,49 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
             case ended
         }
         /// The idempotency key of the latest request of the attempt.
-        public var idempotencyKey: String
+        package var idempotencyKey: String
         /// The outcome.
-        public var outcome: Outcome
+        package var outcome: Outcome
     }
 
     /// A reader the device has paired.
-    public struct SimulatedReader: Hashable, Sendable, Codable {
+    package struct SimulatedReader: Hashable, Sendable, Codable {
         /// What the SDK reports.
-        public var info: Square.ReaderInfo
+        package var info: Square.ReaderInfo
         /// Whether it has ever connected while online (a new reader must; see the offline-payments doc).
-        public var hasConnectedOnline: Bool
+        package var hasConnectedOnline: Bool
     }
 
     /// Everything the simulator persists: the servers' truth and the device's SDK store.
-    public struct PersistedState: Hashable, Sendable, Codable {
+    package struct PersistedState: Hashable, Sendable, Codable {
         /// The seed of every id and draw.
-        public var seed: UInt64
+        package var seed: UInt64
         /// The settings.
-        public var configuration: Configuration
+        package var configuration: Configuration
         /// The sellers Square knows.
-        public var sellers: [Seller]
+        package var sellers: [Seller]
         /// The authorized seller's merchant id.
-        public var authorizedMerchantID: String?
+        package var authorizedMerchantID: String?
         /// The authorized location id.
-        public var authorizedLocationID: String?
+        package var authorizedLocationID: String?
         /// Square's servers: payments.
-        public var serverPayments: [ServerPayment] = []
+        package var serverPayments: [ServerPayment] = []
         /// Square's servers: refunds.
-        public var serverRefunds: [ServerRefund] = []
+        package var serverRefunds: [ServerRefund] = []
         /// The device's offline store, for every account.
-        public var devicePayments: [DevicePayment] = []
+        package var devicePayments: [DevicePayment] = []
         /// The SDK's payment attempt ids.
-        public var attempts: [String: AttemptRecord] = [:]
+        package var attempts: [String: AttemptRecord] = [:]
         /// Paired readers.
-        public var readers: [SimulatedReader] = []
+        package var readers: [SimulatedReader] = []
         /// Readers in range, not yet paired.
-        public var nearbyReaders: [Square.ReaderInfo] = []
+        package var nearbyReaders: [Square.ReaderInfo] = []
         /// When the device was last online as the SDK counts it (``Configuration/offlineWindowRestart``).
-        public var lastOnlineAt: Date?
+        package var lastOnlineAt: Date?
         /// How many random draws were made (so a restored simulator continues the same sequence).
-        public var draws: UInt64 = 0
+        package var draws: UInt64 = 0
         /// The next reader id.
-        public var nextReaderID: UInt = 1
+        package var nextReaderID: UInt = 1
     }
 
     /// The payment the SDK is running now.
@@ -112,7 +112,7 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
     struct HeldAuthorization {
         var flight: InFlight
         var card: SimulatedCard
-        /// Square charges, but the answer is lost (``Fault/timeoutAfterServerCharge``).
+        /// Square charges, but the answer is lost (``Fault/answerLostAfterCharge``).
         var answerLost: Bool
     }
 
@@ -150,11 +150,11 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
     /// Creates a simulator.
     /// - Parameters:
     ///   - sellers: the accounts Square knows.
-    ///   - configuration: the settings, including the UNVERIFIED facts.
+    ///   - configuration: the settings, including the unverified facts.
     ///   - seed: the seed of every id and every flaky-network draw.
     ///   - clock: the clock (use ``ManualClock`` in tests).
     ///   - network: the network at start.
-    public init(sellers: [Seller], configuration: Configuration = Configuration(), seed: UInt64 = 1,
+    package init(sellers: [Seller], configuration: Configuration = Configuration(), seed: UInt64 = 1,
                 clock: any TenderClock = ManualClock(), network: SimulatedNetwork = .online) {
         self.store = PersistedState(seed: seed, configuration: configuration, sellers: sellers)
         self.clock = clock
@@ -166,7 +166,7 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
     /// servers, the device's offline store, the attempt ids, the authorization and the paired readers survive; the
     /// payment in progress, handles, observers and injected faults do not. Ids continue the seed's sequence.
     /// - Throws: if the file is missing or unreadable.
-    public init(restoringFrom file: SimulatorStateFile<PersistedState>, clock: any TenderClock = ManualClock(),
+    package init(restoringFrom file: SimulatorStateFile<PersistedState>, clock: any TenderClock = ManualClock(),
                 network: SimulatedNetwork = .online) throws {
         guard let saved = try file.load() else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: file.url.path])
@@ -178,10 +178,10 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
     }
 
     /// Writes Square's servers and the device's store to `file` (atomically, owner-only).
-    public func persist(to file: SimulatorStateFile<PersistedState>) throws { try file.save(store) }
+    package func persist(to file: SimulatorStateFile<PersistedState>) throws { try file.save(store) }
 
     /// The persisted state now (after the clock's rules are applied).
-    public var persistedState: PersistedState {
+    package var persistedState: PersistedState {
         applyTimedRules()
         return store
     }
@@ -197,82 +197,82 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
     // MARK: Test controls
 
     /// Sets the card the reader is shown next (and for every payment after, until changed).
-    public func setPresentedCard(_ card: SimulatedCard) { presentedCard = card }
+    package func setPresentedCard(_ card: SimulatedCard) { presentedCard = card }
 
     /// Changes the configuration.
-    public func configure(_ change: (inout Configuration) -> Void) { change(&store.configuration) }
+    package func configure(_ change: (inout Configuration) -> Void) { change(&store.configuration) }
 
     /// Changes a seller's settings on Square's side.
-    public func updateSeller(_ merchantID: String, _ change: (inout Seller) -> Void) {
+    package func updateSeller(_ merchantID: String, _ change: (inout Seller) -> Void) {
         guard let index = store.sellers.firstIndex(where: { $0.merchantID == merchantID }) else { return }
         change(&store.sellers[index])
     }
 
     /// Presents a card to the payment waiting for one (``CardPresentation/waitForPresentCard`` or a held card).
-    public func presentCard(_ card: SimulatedCard? = nil) {
+    package func presentCard(_ card: SimulatedCard? = nil) {
         if let card { presentedCard = card }
         current?.cardHeld = false
         processCurrent()
     }
 
     /// The presentation context's name of the latest payment started.
-    public var lastPresentationName: String? { lastPresentation }
+    package var lastPresentationName: String? { lastPresentation }
 
     // MARK: Truth, for tests
 
     /// Every payment on Square's servers (the truth, not the lagging search).
-    public var serverPayments: [ServerPayment] {
+    package var serverPayments: [ServerPayment] {
         applyTimedRules()
         return store.serverPayments
     }
 
     /// Every refund on Square's servers.
-    public var serverRefunds: [ServerRefund] {
+    package var serverRefunds: [ServerRefund] {
         applyTimedRules()
         return store.serverRefunds
     }
 
     /// Every offline payment on the device, for every account (the SDK itself shows only the authorized one's).
-    public var devicePayments: [DevicePayment] {
+    package var devicePayments: [DevicePayment] {
         applyTimedRules()
         return store.devicePayments
     }
 
     /// How many times Square took money (approved or completed) under this payment attempt id.
-    public func chargeCount(paymentAttemptID: String) -> Int {
+    package func chargeCount(paymentAttemptID: String) -> Int {
         serverPayments.filter { $0.paymentAttemptID == paymentAttemptID && $0.isCharge }.count
     }
 
     /// How many times Square took money (approved or completed) for this reference, over every payment attempt of
     /// it (`referenceID`).
-    public func chargeCount(referenceID: String) -> Int {
+    package func chargeCount(referenceID: String) -> Int {
         serverPayments.filter { $0.referenceID == referenceID && $0.isCharge }.count
     }
 
     // MARK: SquareClient
 
     /// The simulator itself.
-    public nonisolated var authorizationManager: any Square.AuthorizationManager { self }
+    package nonisolated var authorizationManager: any Square.AuthorizationManager { self }
     /// The simulator itself.
-    public nonisolated var paymentManager: any Square.PaymentManager { self }
+    package nonisolated var paymentManager: any Square.PaymentManager { self }
     /// The simulator itself.
-    public nonisolated var readerManager: any Square.ReaderManager { self }
+    package nonisolated var readerManager: any Square.ReaderManager { self }
     /// The simulator itself.
-    public nonisolated var settingsManager: any Square.SettingsManager { self }
+    package nonisolated var settingsManager: any Square.SettingsManager { self }
     /// The simulator itself.
-    public nonisolated var networkMonitor: any Square.NetworkMonitor { self }
+    package nonisolated var networkMonitor: any Square.NetworkMonitor { self }
     /// The simulator itself.
-    public nonisolated var offlinePaymentQueue: any Square.OfflinePaymentQueue { self }
+    package nonisolated var offlinePaymentQueue: any Square.OfflinePaymentQueue { self }
     /// Square's servers, as the app's backend reaches them: capture and void, the lookups, refunds.
-    public nonisolated var server: Server { Server(simulator: self) }
+    package nonisolated var server: Server { Server(simulator: self) }
 
     // MARK: SettingsManager
 
     /// The authorized seller's settings (not opted in when nobody is authorized).
-    public var paymentSettings: Square.PaymentSettings { authorized?.seller.paymentSettings ?? .notOptedIn }
+    package var paymentSettings: Square.PaymentSettings { authorized?.seller.paymentSettings ?? .notOptedIn }
 
     /// The authorized seller's environment.
-    public var sdkSettings: Square.SDKSettings {
+    package var sdkSettings: Square.SDKSettings {
         Square.SDKSettings(environment: authorized?.seller.environment ?? .production)
     }
 

@@ -4,73 +4,73 @@ import TenderSquare
 
 extension SquareSimulator {
     /// One payment on Square's servers: the processor-side truth tests compare with.
-    public struct ServerPayment: Hashable, Sendable, Codable {
+    package struct ServerPayment: Hashable, Sendable, Codable {
         /// The payment at one moment, for the lagging search (``Configuration/searchLag``).
-        public struct Revision: Hashable, Sendable, Codable {
+        package struct Revision: Hashable, Sendable, Codable {
             /// When Square made the change.
-            public var at: Date
+            package var at: Date
             /// The payment's status then.
-            public var status: Square.PaymentStatus
+            package var status: Square.PaymentStatus
             /// The card part's status then.
-            public var cardStatus: Square.CardPaymentStatus
+            package var cardStatus: Square.CardPaymentStatus
             /// What had been refunded then.
-            public var refunded: UInt
+            package var refunded: UInt
         }
 
         /// The Square payment id.
-        public var id: String
+        package var id: String
         /// The seller.
-        public var merchantID: String
+        package var merchantID: String
         /// The location.
-        public var locationID: String
+        package var locationID: String
         /// The app's payment attempt id (`"ref"`, `"ref#2"`…).
-        public var paymentAttemptID: String
+        package var paymentAttemptID: String
         /// The idempotency key the SDK used.
-        public var idempotencyKey: String
+        package var idempotencyKey: String
         /// The app's reference id.
-        public var referenceID: String?
+        package var referenceID: String?
         /// The note.
-        public var note: String?
+        package var note: String?
         /// The amount, excluding the tip, including a surcharge when one was applied.
-        public var amountMoney: Square.Money
+        package var amountMoney: Square.Money
         /// The tip.
-        public var tipMoney: Square.Money?
+        package var tipMoney: Square.Money?
         /// The status.
-        public var status: Square.PaymentStatus
+        package var status: Square.PaymentStatus
         /// The card part.
-        public var cardDetails: Square.CardPaymentDetails
+        package var cardDetails: Square.CardPaymentDetails
         /// When Square created it.
-        public var createdAt: Date
+        package var createdAt: Date
         /// When Square applies ``delayAction`` if it is still approved (`delayed_until`).
-        public var delayedUntil: Date?
+        package var delayedUntil: Date?
         /// What Square does when the delay ends.
-        public var delayAction: Square.DelayAction
+        package var delayAction: Square.DelayAction
         /// The device-local id, when it was taken offline.
-        public var localID: String?
+        package var localID: String?
         /// When the device took it, when it was taken offline (`offline_payment_details.client_created_at`).
-        public var clientCreatedAt: Date?
+        package var clientCreatedAt: Date?
         /// The issuer's decline reason, for failed payments.
-        public var declineReason: String?
+        package var declineReason: String?
         /// What has been refunded (completed refunds).
-        public var refundedAmount: UInt = 0
+        package var refundedAmount: UInt = 0
         /// Every state it has had, oldest first (the search shows the one in effect ``Configuration/searchLag`` ago).
-        public var revisions: [Revision] = []
+        package var revisions: [Revision] = []
 
         /// Money was taken, or is held for capture.
-        public var isCharge: Bool { status == .approved || status == .completed }
+        package var isCharge: Bool { status == .approved || status == .completed }
 
         /// The amount plus the tip.
-        public var totalMoney: Square.Money { Square.Money(totaling: amountMoney, tipMoney) }
+        package var totalMoney: Square.Money { Square.Money(totaling: amountMoney, tipMoney) }
 
         /// The payment as the SDK shows it.
-        public var onlinePayment: Square.OnlinePayment {
+        package var onlinePayment: Square.OnlinePayment {
             Square.OnlinePayment(id: id, status: status, amountMoney: amountMoney, tipMoney: tipMoney,
                                  createdAt: createdAt, updatedAt: revisions.last?.at ?? createdAt,
                                  locationID: locationID, referenceID: referenceID, cardDetails: cardDetails, note: note)
         }
 
         /// The payment as the Payments API showed it at `date` (`nil` if it did not exist yet).
-        public func apiPayment(asOf date: Date) -> Square.APIPayment? {
+        package func apiPayment(asOf date: Date) -> Square.APIPayment? {
             guard let revision = revisions.last(where: { $0.at <= date }) else { return nil }
             var card = cardDetails
             card.status = revision.cardStatus
@@ -89,71 +89,71 @@ extension SquareSimulator {
     }
 
     /// One refund on Square's servers (`PaymentRefund`).
-    public struct ServerRefund: Hashable, Sendable, Codable {
+    package struct ServerRefund: Hashable, Sendable, Codable {
         /// The refund id.
-        public var id: String
+        package var id: String
         /// The `RefundPayment` idempotency key.
-        public var idempotencyKey: String
+        package var idempotencyKey: String
         /// The payment refunded.
-        public var paymentID: String
+        package var paymentID: String
         /// How much.
-        public var amountMoney: Square.Money
+        package var amountMoney: Square.Money
         /// The reason given.
-        public var reason: String?
+        package var reason: String?
         /// `PENDING`, `COMPLETED`, `REJECTED` or `FAILED`.
-        public var status: Square.PaymentRefundStatus
+        package var status: Square.PaymentRefundStatus
         /// When it was created.
-        public var createdAt: Date
+        package var createdAt: Date
         /// When Square settles a pending refund.
-        public var settlesAt: Date
+        package var settlesAt: Date
         /// What it settles as.
-        public var settlesAs: Square.PaymentRefundStatus
+        package var settlesAs: Square.PaymentRefundStatus
         /// When a completed refund turns `FAILED` (``SquareSimulator/injectCompletedRefundFailure(after:)``;
-        /// UNVERIFIED: Square documents no change after `COMPLETED`).
-        public var failsAt: Date?
+        /// Unverified: Square documents no change after `COMPLETED`).
+        package var failsAt: Date?
     }
 
     /// Square's servers as the app's backend reaches them (over the same simulated network as the device):
     /// `CompletePayment` / `CancelPayment` for capture and void, `ListPayments` (lagging) and `GetPayment` for
     /// recovery, `CancelPaymentByIdempotencyKey` for abandoned attempts, `RefundPayment` / `GetPaymentRefund`.
-    public struct Server: PaymentCaptureService, SquareServerLookup, PaymentRefundService {
+    package struct Server: PaymentCaptureService, SquareServerLookup, PaymentRefundService {
         let simulator: SquareSimulator
 
         /// `CompletePayment`: an approved payment becomes completed. Square's call takes no amount: it captures
         /// the whole approved amount, whatever `amount` says (the adapter refuses any other amount first).
         /// `CompletePayment` takes no idempotency key: the request's is not sent.
-        public func capture(_ request: CaptureRequest) async throws {
+        package func capture(_ request: CaptureRequest) async throws {
             try await simulator.serverComplete(request.processorPaymentID)
         }
 
         /// `CancelPayment`: an approved payment becomes canceled (again: no change). It takes no idempotency key.
-        public func void(_ request: VoidRequest) async throws {
+        package func void(_ request: VoidRequest) async throws {
             try await simulator.serverCancel(request.processorPaymentID)
         }
 
         /// `ListPayments` at the location, matched by `reference_id`, as it stood ``Configuration/searchLag`` ago.
-        public func payments(referenceID: String, locationID: String) async throws -> [Square.APIPayment] {
+        package func payments(referenceID: String, locationID: String) async throws -> [Square.APIPayment] {
             try await simulator.serverSearch(referenceID: referenceID, locationID: locationID)
         }
 
         /// `GetPayment`: the payment as it is now.
-        public func payment(id: String) async throws -> Square.APIPayment? { try await simulator.serverPayment(id: id) }
+        package func payment(id: String) async throws -> Square.APIPayment? { try await simulator.serverPayment(id: id) }
 
         /// `CancelPaymentByIdempotencyKey`: voids the approved payment with that key if one exists; succeeds when
-        /// there is none. A completed payment cannot be voided: Square's answer then is UNVERIFIED; the simulator
+        /// there is none. A completed payment cannot be voided: Square's answer then is unverified; the simulator
         /// refuses with an error.
-        public func cancelPayment(byIdempotencyKey key: String) async throws {
+        package func cancelPayment(byIdempotencyKey key: String) async throws {
             try await simulator.serverCancel(idempotencyKey: key)
         }
 
         /// `RefundPayment`, idempotent under `request.idempotencyKey`.
-        public func refund(_ request: RefundRequest) async throws -> RefundResult {
+        package func refund(_ request: RefundRequest) async throws -> RefundResult {
             try await simulator.serverRefund(request)
         }
 
         /// `GetPaymentRefund` by id; without one, `nil` only when the payment has no refund at all (Square keeps no
         /// idempotency key on a refund), otherwise an unknown outcome: retry the refund with the same key.
-        public func lookUpRefund(processor: String, processorPaymentID: String, idempotencyKey: String,
+        package func lookUpRefund(processor: String, processorPaymentID: String, idempotencyKey: String,
                                  processorRefundID: String?) async throws -> RefundResult? {
             try await simulator.serverRefund(paymentID: processorPaymentID, key: idempotencyKey, id: processorRefundID)
         }
@@ -244,7 +244,7 @@ extension SquareSimulator {
 extension SquareSimulator {
     /// `RefundPayment`: only a completed payment can be refunded (an approved one is canceled instead), in its
     /// currency, never beyond what is left (its total less completed and pending refunds: Square's rule counts
-    /// completed refunds; counting pending ones too is the simulator's stricter reading, UNVERIFIED). The same key
+    /// completed refunds; counting pending ones too is the simulator's stricter reading, unverified). The same key
     /// returns the same refund; reused for another refund it is refused. A refund starts `PENDING` and settles on the
     /// clock (``Configuration/refundSettlement``), `COMPLETED` unless a ``injectRefundOutcome(_:)`` says otherwise.
     func serverRefund(_ request: RefundRequest) throws -> RefundResult {
@@ -310,7 +310,7 @@ extension SquareSimulator {
     }
 
     /// Square settles pending refunds whose time has come; a completed one adds to the payment's refunded amount. A
-    /// completed refund whose injected failure fell due turns `FAILED` and gives its amount back (UNVERIFIED).
+    /// completed refund whose injected failure fell due turns `FAILED` and gives its amount back (unverified).
     func settleRefunds() {
         let now = clock.now()
         for index in store.serverRefunds.indices where store.serverRefunds[index].status == .completed {

@@ -21,9 +21,9 @@ struct SquareAttributionTests {
     func relaunched(_ world: SquareWorld) async -> SquareProcessor {
         await world.simulator.relaunch()
         var settings = SquareProcessor.Configuration()
-        settings.readersAreSimulated = true
+        settings.simulatedReaders = true
         return SquareProcessor(client: world.simulator, captureService: world.simulator.server,
-                               lookup: world.simulator.server, configuration: settings, clock: world.clock)
+                               serverLookup: world.simulator.server, configuration: settings, clock: world.clock)
     }
 
     @Test("item 9: a reused reference on a fresh ledger is never recorded as paid by the earlier sale's payment")
@@ -62,7 +62,7 @@ struct SquareAttributionTests {
         let ledger = InMemoryPaymentLedger()
         let sale = PaymentRequest(amount: Money(minorUnits: 9_00, currency: .usd), reference: "order-12",
                                   offlinePolicy: .forceOffline)
-        await world.simulator.holdNextCardPresentation()
+        await world.simulator.inject(.holdNextCard)
         let before = terminal(world.processor, ledger, world)
         let zombie = Task { try await before.takePayment(sale) }
         await world.waitUntilHolding()  // the reader waits for a card: nothing is stored yet

@@ -10,7 +10,7 @@ struct SquareCancellationTests {
     @Test("cancelling the task while the card is awaited cancels through the handle; canceled only once didCancel says so (A1)")
     func taskCancelledWhileCollecting() async throws {
         let world = try await SquareWorld()
-        await world.simulator.holdNextCardPresentation()
+        await world.simulator.inject(.holdNextCard)
         let task = Task { try await world.pay("order-1", cents: 10_00) }
         await world.waitUntilHolding()
         task.cancel()
@@ -25,7 +25,7 @@ struct SquareCancellationTests {
     @Test("cancelling the task after the card was read keeps waiting for Square's real answer (A1)")
     func taskCancelledWhileAuthorizing() async throws {
         let world = try await SquareWorld()
-        await world.simulator.holdNextAuthorizationRequest()
+        await world.simulator.inject(.holdNextAuthorization)
         let task = Task { try await world.pay("order-1", cents: 10_00) }
         await world.waitUntilHolding()
         task.cancel()
@@ -41,7 +41,7 @@ struct SquareCancellationTests {
     @Test("when the core cannot record collecting, the adapter rethrows and cancels Square's payment")
     func ledgerFailureCancels() async throws {
         let world = try await SquareWorld()
-        await world.simulator.holdNextCardPresentation()
+        await world.simulator.inject(.holdNextCard)
         struct LedgerDown: Error {}
         do {
             _ = try await world.processor.startPayment(SquareWorld.sale("order-1", cents: 10_00), routing: .online,
@@ -75,7 +75,7 @@ struct SquareCancellationTests {
     @Test("cancelPayment after the card was read is refused with invalidState, and the outcome follows")
     func cancelTooLate() async throws {
         let world = try await SquareWorld()
-        await world.simulator.holdNextAuthorizationRequest()
+        await world.simulator.inject(.holdNextAuthorization)
         async let payment = world.pay("order-1", cents: 10_00)
         await world.waitUntilHolding()
         do {

@@ -54,11 +54,11 @@ struct SquareConformanceSubject: ConformanceSubject {
 
         func inject(_ fault: ConformanceFault) async {
             switch fault {
-            case .confirmNotReceived: await world.simulator.injectFault(.timeoutBeforeServerCharge)
-            case .answerLostAfterCharge: await world.simulator.injectFault(.timeoutAfterServerCharge)
+            case .confirmNotReceived: await world.simulator.inject(.confirmNotReceived)
+            case .answerLostAfterCharge: await world.simulator.inject(.answerLostAfterCharge)
             case .searchLag(let seconds): await world.simulator.configure { $0.searchLag = seconds }
-            case .holdNextCard: await world.simulator.holdNextCardPresentation()
-            case .holdNextAuthorization: await world.simulator.holdNextAuthorizationRequest()
+            case .holdNextCard: await world.simulator.inject(.holdNextCard)
+            case .holdNextAuthorization: await world.simulator.inject(.holdNextAuthorization)
             }
         }
 
@@ -90,10 +90,10 @@ struct SquareConformanceSubject: ConformanceSubject {
         func relaunch() async throws -> any PaymentProcessor {
             await world.simulator.relaunch()
             var settings = SquareProcessor.Configuration()
-            settings.readersAreSimulated = true
+            settings.simulatedReaders = true
             settings.refundChangeWindow = SquareConformanceSubject.refundChangeWindow
             let fresh = SquareProcessor(client: world.simulator, captureService: world.simulator.server,
-                                        lookup: world.simulator.server, refundService: world.simulator.server,
+                                        serverLookup: world.simulator.server, refundService: world.simulator.server,
                                         configuration: settings, clock: world.clock)
             await fresh.startObserving()
             current.withLock { $0 = fresh }

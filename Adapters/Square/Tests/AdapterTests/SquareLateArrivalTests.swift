@@ -12,7 +12,7 @@ struct SquareLateArrivalTests {
     /// Starts "order-1" with its authorization held at Square, relaunches, and returns the new adapter and the
     /// time the ledger last recorded the payment.
     func relaunchWithRequestOnItsWay(_ world: SquareWorld) async throws -> (SquareProcessor, Date) {
-        await world.simulator.holdNextAuthorizationRequest()
+        await world.simulator.inject(.holdNextAuthorization)
         let zombie = Task { try await world.pay("order-1", cents: 9_00) }
         await world.waitUntilHolding()
         let recordedAt = world.clock.now()
@@ -20,7 +20,7 @@ struct SquareLateArrivalTests {
         #expect(try await zombie.value.0.state == .outcomeUnknown, "the old process's task learns nothing")
         #expect(await world.simulator.isHolding, "the request is in the network, not in the SDK")
         let fresh = SquareProcessor(client: world.simulator, captureService: world.simulator.server,
-                                    lookup: world.simulator.server, clock: world.clock)
+                                    serverLookup: world.simulator.server, clock: world.clock)
         return (fresh, recordedAt)
     }
 
@@ -51,10 +51,10 @@ struct SquareLateArrivalTests {
         let world = try await SquareWorld()
         let (_, recordedAt) = try await relaunchWithRequestOnItsWay(world)
         var settings = SquareProcessor.Configuration()
-        settings.readersAreSimulated = true
+        settings.simulatedReaders = true
         settings.lateArrivalWindow = 0
         let careless = SquareProcessor(client: world.simulator, captureService: world.simulator.server,
-                                       lookup: world.simulator.server, configuration: settings, clock: world.clock)
+                                       serverLookup: world.simulator.server, configuration: settings, clock: world.clock)
         let (retried, _) = try await world.pay("order-1", cents: 9_00, attempt: retry(since: recordedAt), on: careless)
         #expect(retried.state == .succeeded)
         await world.simulator.releaseHeld()
@@ -65,7 +65,7 @@ struct SquareLateArrivalTests {
     @Test("a retry after the window sends the attempt again when nothing arrived, charged once")
     func retryAfterWindowSendsAgain() async throws {
         let world = try await SquareWorld()
-        await world.simulator.injectFault(.timeoutBeforeServerCharge)
+        await world.simulator.inject(.confirmNotReceived)
         let recordedAt = world.clock.now()
         let (first, _) = try await world.pay("order-2", cents: 7_00)
         #expect(first.state == .outcomeUnknown)
@@ -86,14 +86,14 @@ struct SquareLateArrivalTests {
                             clock: world.clock)
         }
         let sale = SquareWorld.sale("order-3", cents: 5_00)
-        await world.simulator.holdNextAuthorizationRequest()
+        await world.simulator.inject(.holdNextAuthorization)
         let before = terminal(world.processor)
         let zombie = Task { try await before.takePayment(sale) }
         await world.waitUntilHolding()
         await world.simulator.relaunch()
         #expect(try await zombie.value.state == .outcomeUnknown)
         let fresh = SquareProcessor(client: world.simulator, captureService: world.simulator.server,
-                                    lookup: world.simulator.server, clock: world.clock)
+                                    serverLookup: world.simulator.server, clock: world.clock)
         let after = terminal(fresh)
         for _ in 0..<3 {  // a cashier trying again every 15 s
             world.clock.advance(by: 15)

@@ -182,11 +182,11 @@ struct SquareProcessorTests {
                       .deviceTimeDoesNotMatchServerTime, .unsupportedMode, .unexpected])
     func startErrors(error: Square.PaymentError) async throws {
         let world = try await SquareWorld()
-        await world.simulator.injectFault(.error(error))
+        await world.simulator.inject(.error(error))
         let (outcome, _) = try await world.pay("order-1", cents: 10_00)
         #expect(outcome.state == .failed)
         #expect(outcome.error?.code == error.tenderError.code && outcome.error?.vendor?.name == error.caseName)
-        await world.simulator.injectFault(.unrecognizedError("paymentFutureCase"))
+        await world.simulator.inject(.unrecognizedError("paymentFutureCase"))
         let (future, _) = try await world.pay("order-2", cents: 10_00)
         #expect(future.state == .outcomeUnknown && future.error?.code == .unrecognizedVendorError)
     }

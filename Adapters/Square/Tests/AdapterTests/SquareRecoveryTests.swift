@@ -10,7 +10,7 @@ struct SquareRecoveryTests {
     @Test("an answer lost after Square charged: unknown until the search shows it, then found; the retry never charges again")
     func answerLostAfterCharge() async throws {
         let world = try await SquareWorld()
-        await world.simulator.injectFault(.timeoutAfterServerCharge)
+        await world.simulator.inject(.answerLostAfterCharge)
         let (first, _) = try await world.pay("order-1", cents: 18_00)
         #expect(first.state == .outcomeUnknown && first.error?.code == .timedOut)
         #expect(await world.simulator.chargeCount(referenceID: "order-1") == 1)
@@ -33,7 +33,7 @@ struct SquareRecoveryTests {
     @Test("a request that never reached Square: unknown inside the window (key stored), continued under the same id (A2)")
     func confirmNotReceived() async throws {
         let world = try await SquareWorld()
-        await world.simulator.injectFault(.timeoutBeforeServerCharge)
+        await world.simulator.inject(.confirmNotReceived)
         let since = world.clock.now()
         let (first, _) = try await world.pay("order-1", cents: 18_00)
         #expect(first.state == .outcomeUnknown)
@@ -78,7 +78,7 @@ struct SquareRecoveryTests {
     func lookUpWithoutService() async throws {
         let (simulator, clock) = try await authorizedSimulator()
         let processor = SquareProcessor(client: simulator, captureService: UnusedCaptureService(), clock: clock)
-        await simulator.injectFault(.timeoutAfterServerCharge)
+        await simulator.inject(.answerLostAfterCharge)
         let outcome = try await processor.startPayment(SquareWorld.sale("order-1", cents: 10_00), routing: .online,
                                                        attempt: PaymentAttempt(), updates: { _ in })
         #expect(outcome.state == .outcomeUnknown)
@@ -90,7 +90,7 @@ struct SquareRecoveryTests {
     @Test("abandoning an attempt whose outcome is unknown voids what Square holds by idempotency key (A3, A5)")
     func abandonVoidsByKey() async throws {
         let world = try await SquareWorld()
-        await world.simulator.injectFault(.timeoutAfterServerCharge)
+        await world.simulator.inject(.answerLostAfterCharge)
         let since = world.clock.now()
         _ = try await world.pay("order-1", cents: 20_00, capture: .manual)
         #expect(await world.simulator.serverPayments.first?.status == .approved)
@@ -101,7 +101,7 @@ struct SquareRecoveryTests {
         let visible = try await world.processor.abandonPayment(world.query("order-1", capture: .manual, since: since))
         #expect(visible == nil, "Square's record shows it canceled: nothing live")
         // An approved payment the search shows is canceled and named.
-        await world.simulator.injectFault(.timeoutAfterServerCharge)
+        await world.simulator.inject(.answerLostAfterCharge)
         _ = try await world.pay("order-2", cents: 20_00, capture: .manual)
         world.clock.advance(by: 5)
         let named = try await world.processor.abandonPayment(world.query("order-2", capture: .manual, since: since))
@@ -173,7 +173,7 @@ struct SquareRecoveryTests {
         await world.simulator.setNetwork(.offline)
         let (queued, _) = try await world.pay("queued", cents: 12_00, routing: .offline)
         await world.simulator.setNetwork(.online)
-        await world.simulator.holdNextAuthorizationRequest()
+        await world.simulator.inject(.holdNextAuthorization)
         let zombie = Task { try await world.pay("held", cents: 13_00) }
         await world.waitUntilHolding()
 
@@ -182,7 +182,7 @@ struct SquareRecoveryTests {
         await world.simulator.releaseHeld()  // Square acts on the request it received
         world.clock.advance(by: 60)
         let fresh = SquareProcessor(client: world.simulator, captureService: world.simulator.server,
-                                    lookup: world.simulator.server, clock: world.clock)
+                                    serverLookup: world.simulator.server, clock: world.clock)
         func look(_ reference: String, _ update: ProcessorPaymentUpdate?, _ state: PaymentState) async throws
             -> ProcessorPaymentUpdate? {
             let query = PaymentLookupQuery(reference: reference, localID: update?.localID,
@@ -202,13 +202,13 @@ struct SquareRecoveryTests {
     @Test("a relaunch mid-collection: the attempt is continued by the new adapter, charged once")
     func relaunchMidCollection() async throws {
         let world = try await SquareWorld()
-        await world.simulator.holdNextCardPresentation()
+        await world.simulator.inject(.holdNextCard)
         let zombie = Task { try await world.pay("order-1", cents: 9_00) }
         await world.waitUntilHolding()
         await world.simulator.relaunch()
         _ = try await zombie.value
         let fresh = SquareProcessor(client: world.simulator, captureService: world.simulator.server,
-                                    lookup: world.simulator.server, clock: world.clock)
+                                    serverLookup: world.simulator.server, clock: world.clock)
         #expect(try await fresh.lookUpPayment(world.query("order-1")) == .unknown)
         let (retry, _) = try await world.pay("order-1", cents: 9_00,
                                              attempt: PaymentAttempt(number: 2, previousState: .collecting), on: fresh)

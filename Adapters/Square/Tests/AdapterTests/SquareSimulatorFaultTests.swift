@@ -23,7 +23,7 @@ struct SquareSimulatorFaultTests {
         await simulator.add(observer as any Square.NetworkObserver)
         await simulator.start(parameters("stored", cents: 4_00, mode: .offlineOnly))
         await simulator.start(parameters("online", cents: 9_00, mode: .onlineOnly))
-        await simulator.holdNextCardPresentation()
+        await simulator.inject(.holdNextCard)
         let waiting = RecordingDelegate()
         let handle = try #require(await simulator.start(parameters("waiting", cents: 3_00, mode: .onlineOnly),
                                                         delegate: waiting))
@@ -48,7 +48,7 @@ struct SquareSimulatorFaultTests {
     @Test("a held authorization reached Square: after a relaunch Square still charges it, and nobody is told")
     func heldAuthorizationThroughRelaunch() async throws {
         let (simulator, _) = try await authorizedSimulator()
-        await simulator.holdNextAuthorizationRequest()
+        await simulator.inject(.holdNextAuthorization)
         let delegate = RecordingDelegate()
         let handle = try #require(await simulator.start(parameters("sale-1", cents: 7_00, mode: .onlineOnly),
                                                         delegate: delegate))
@@ -65,7 +65,7 @@ struct SquareSimulatorFaultTests {
     @Test("a held card can be canceled; releasing it lets the payment complete")
     func heldCard() async throws {
         let (simulator, _) = try await authorizedSimulator()
-        await simulator.holdNextCardPresentation()
+        await simulator.inject(.holdNextCard)
         let first = RecordingDelegate()
         let handle = try #require(await simulator.start(parameters("sale-1", cents: 7_00, mode: .onlineOnly),
                                                         delegate: first))
@@ -73,7 +73,7 @@ struct SquareSimulatorFaultTests {
         #expect(await handle.cancelPayment())
         #expect(first.last == .canceled)
         #expect(!(await simulator.isHolding))
-        await simulator.holdNextCardPresentation()
+        await simulator.inject(.holdNextCard)
         let second = RecordingDelegate()
         await simulator.start(parameters("sale-2", cents: 7_00, mode: .onlineOnly), delegate: second)
         await simulator.releaseHeld()

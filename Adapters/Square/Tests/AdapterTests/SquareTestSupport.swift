@@ -126,9 +126,9 @@ struct SquareWorld {
         simulator = pair.0
         clock = pair.1
         var settings = SquareProcessor.Configuration()
-        settings.readersAreSimulated = true
+        settings.simulatedReaders = true
         adapter(&settings)
-        processor = SquareProcessor(client: simulator, captureService: simulator.server, lookup: simulator.server,
+        processor = SquareProcessor(client: simulator, captureService: simulator.server, serverLookup: simulator.server,
                                     refundService: simulator.server, configuration: settings, clock: clock,
                                     emitter: emitter)
         await processor.startObserving()

@@ -48,11 +48,11 @@ struct BridgeConformanceSubject: ConformanceSubject {
 
         func inject(_ fault: ConformanceFault) async {
             switch fault {
-            case .confirmNotReceived: await world.simulator.injectFault(.timeoutBeforeServerCharge)
-            case .answerLostAfterCharge: await world.simulator.injectFault(.timeoutAfterServerCharge)
+            case .confirmNotReceived: await world.simulator.inject(.confirmNotReceived)
+            case .answerLostAfterCharge: await world.simulator.inject(.answerLostAfterCharge)
             case .searchLag(let seconds): await world.simulator.configure { $0.searchLag = seconds }
-            case .holdNextCard: await world.simulator.holdNextCardPresentation()
-            case .holdNextAuthorization: await world.simulator.holdNextAuthorizationRequest()
+            case .holdNextCard: await world.simulator.inject(.holdNextCard)
+            case .holdNextAuthorization: await world.simulator.inject(.holdNextAuthorization)
             }
         }
 

@@ -30,7 +30,7 @@ struct BridgeRecoveryTests {
         var configuration = SquareSimulator.Configuration()
         configuration.searchLag = 30
         let world = try await BridgeWorld(delivery: delivery, configuration: configuration)
-        await world.simulator.holdNextAuthorizationRequest()
+        await world.simulator.inject(.holdNextAuthorization)
         let paying = Task { try await world.pay("order-held") }
         await world.waitUntilHolding()
         let old = world.bridge
@@ -67,10 +67,10 @@ struct BridgeRecoveryTests {
     @Test("confirm not received and answer lost: unknown outcomes, Square's charges exactly as they happened")
     func lostRequestAndAnswer() async throws {
         let world = try await BridgeWorld()
-        await world.simulator.injectFault(.timeoutBeforeServerCharge)
+        await world.simulator.inject(.confirmNotReceived)
         #expect(try await world.pay("lost-request").state == .outcomeUnknown)
         #expect(await world.simulator.chargeCount(referenceID: "lost-request") == 0)
-        await world.simulator.injectFault(.timeoutAfterServerCharge)
+        await world.simulator.inject(.answerLostAfterCharge)
         #expect(try await world.pay("lost-answer").state == .outcomeUnknown)
         #expect(await world.simulator.chargeCount(referenceID: "lost-answer") == 1)
         world.clock.advance(by: 10)  // past Square's search lag (the simulator's 5 s)
@@ -85,7 +85,7 @@ struct BridgeRecoveryTests {
           arguments: SimulatorSurfaceBackend.CallbackDelivery.allCases)
     func cancellation(delivery: SimulatorSurfaceBackend.CallbackDelivery) async throws {
         let world = try await BridgeWorld(delivery: delivery)
-        await world.simulator.holdNextCardPresentation()
+        await world.simulator.inject(.holdNextCard)
         let collecting = Task { try await world.pay("cancel-collect") }
         await world.waitUntilHolding()
         collecting.cancel()
@@ -93,7 +93,7 @@ struct BridgeRecoveryTests {
         #expect(world.backend.calls.contains { $0.name == "PaymentHandle.cancelPayment" })
         #expect(await world.simulator.chargeCount(referenceID: "cancel-collect") == 0)
 
-        await world.simulator.holdNextAuthorizationRequest()
+        await world.simulator.inject(.holdNextAuthorization)
         let confirming = Task { try await world.pay("cancel-confirm") }
         await world.waitUntilHolding()
         confirming.cancel()

@@ -114,10 +114,10 @@ final class BridgeWorld: Sendable {
             return SquareMobilePaymentsBridge(networkMonitor: monitor, callbackGrace: grace)
         }
         var settings = SquareProcessor.Configuration()
-        settings.readersAreSimulated = true
+        settings.simulatedReaders = true
         settings.presentation = TestPresenter.context
         settings.refundChangeWindow = refundChangeWindow
-        let processor = SquareProcessor(client: bridge, captureService: simulator.server, lookup: simulator.server,
+        let processor = SquareProcessor(client: bridge, captureService: simulator.server, serverLookup: simulator.server,
                                         refundService: simulator.server, configuration: settings, clock: clock,
                                         emitter: emitter)
         return (bridge, processor)

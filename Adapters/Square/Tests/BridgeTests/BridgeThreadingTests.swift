@@ -71,9 +71,9 @@ struct BridgeThreadingTests {
         }
         var settings = SquareProcessor.Configuration()
         settings.presentation = context
-        settings.readersAreSimulated = true
+        settings.simulatedReaders = true
         let processor = SquareProcessor(client: world.bridge, captureService: world.simulator.server,
-                                        lookup: world.simulator.server, configuration: settings, clock: world.clock)
+                                        serverLookup: world.simulator.server, configuration: settings, clock: world.clock)
         let outcome = try await processor.startPayment(BridgeWorld.sale("presented"), routing: .online,
                                                        attempt: PaymentAttempt(), updates: { _ in })
         #expect(outcome.state == .succeeded)

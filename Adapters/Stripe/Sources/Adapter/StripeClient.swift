@@ -39,16 +39,16 @@ import Foundation
 /// - Only the fields the adapter reads are modelled on SDK objects; `reader(_:didReportReaderEvent:info:)` drops
 ///   `info`.
 /// - `processPaymentIntent` and `processRefund` (5.0's one-call forms) are not used: the adapter reports
-///   ``Tender/PaymentState/collecting`` and ``Tender/PaymentState/processing`` separately, applies seed 002's
+///   ``Tender/PaymentState/collecting`` and ``Tender/PaymentState/processing`` separately, applies Stripe's
 ///   failure table to the confirmation's typed error (`processPaymentIntent` reports a plain `Error`), and
 ///   confirms an already collected intent again after a lost answer without asking the customer for the card.
-public protocol StripeClient: Sendable {
+package protocol StripeClient: Sendable {
     // MARK: Delegates, logging and credentials
 
     /// `Terminal.shared.delegate`: connection and payment status changes. The SDK asserts that it is set before a
     /// Bluetooth reader connects.
     func setTerminalDelegate(_ delegate: (any Stripe.TerminalDelegate)?)
-    /// `Terminal.shared.offlineDelegate` ⚑: must be set before collecting payments offline.
+    /// `Terminal.shared.offlineDelegate` (offline): must be set before collecting payments offline.
     func setOfflineDelegate(_ delegate: (any Stripe.OfflineDelegate)?)
     /// `Terminal.setLogListener(_:)`: the SDK's logs, for the app's remote logs. Informational only; the listener
     /// cannot be removed (the SDK has no way to), so set it once.
@@ -63,7 +63,7 @@ public protocol StripeClient: Sendable {
     var connectionStatus: Stripe.ConnectionStatus { get async }
     /// `paymentStatus`.
     var paymentStatus: Stripe.PaymentStatus { get async }
-    /// `offlineStatus` ⚑: the SDK's network status, and the count and amounts of what it stores.
+    /// `offlineStatus` (offline): the SDK's network status, and the count and amounts of what it stores.
     var offlineStatus: Stripe.OfflineStatus { get async }
     /// `connectedReader`: nil until connect completes.
     var connectedReader: Stripe.Reader? { get async }
@@ -138,14 +138,14 @@ extension Stripe {
     /// `SCPConnectionTokenProvider` in its `async` form: the app fetches a connection token from its backend. The SDK
     /// may ask while forwarding offline payments, even when it believes it is offline. Given to the bridge (or the
     /// simulator) at initialization, like the SDK's `initWithTokenProvider`.
-    public protocol ConnectionTokenProvider: Sendable {
+    package protocol ConnectionTokenProvider: Sendable {
         /// `fetchConnectionToken() async throws -> String`: a token, or an error. The async form cannot answer
         /// "nothing"; the simulator treats an empty token as the completion form's `(nil, nil)` (1510).
         func fetchConnectionToken() async throws -> String
     }
 
     /// `SCPTerminalDelegate` (both methods optional in the SDK).
-    public protocol TerminalDelegate: Sendable {
+    package protocol TerminalDelegate: Sendable {
         /// `terminal(_:didChangeConnectionStatus:)`.
         func didChangeConnectionStatus(_ status: ConnectionStatus)
         /// `terminal(_:didChangePaymentStatus:)`.

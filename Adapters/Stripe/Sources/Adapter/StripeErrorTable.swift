@@ -2,7 +2,7 @@ import Tender
 
 extension Stripe {
     /// Every Stripe Terminal iOS 5.5 `ErrorCode` (159 cases), by Swift case name and numeric code, mapped to a
-    /// Tender code, recovery and phase. ⚑ marks the offline-related codes.
+    /// Tender code, recovery and phase. A trailing `// offline` marks the offline-related codes.
     ///
     /// Lookups go by case name (``VendorErrorTable/error(named:numericCode:vendorMessage:declineCode:phase:)``);
     /// the numeric codes are kept for the vendor record and for the completeness test. A code this table does not
@@ -11,7 +11,7 @@ extension Stripe {
     ///
     /// The Swift case names follow Clang's import of the `SCPError` header names (`NFCDisabled` → `nfcDisabled`);
     /// the reference notes they were not checked against a `.swiftinterface`.
-    public static let errorTable = VendorErrorTable(processor: "stripe", vendorType: "ErrorCode", rows: [
+    package static let errorTable = VendorErrorTable(processor: "stripe", vendorType: "ErrorCode", rows: [
         // MARK: Integration errors
         VendorErrorMapping("cancelFailedAlreadyCompleted", 1010, .invalidState, .none, .cancellation,
             "Cancel failed: command already completed."),
@@ -23,7 +23,7 @@ extension Stripe {
             "Already connected to a reader."),
         VendorErrorMapping("connectionTokenProviderCompletedWithNothing", 1510, .notAuthorized, .fixIntegration, .authorization,
             "The connection token provider returned neither a token nor an error."),
-        VendorErrorMapping("connectionTokenProviderCompletedWithNothingWhileForwarding", 1511, .notAuthorized, .fixIntegration, .forwarding,  // ⚑
+        VendorErrorMapping("connectionTokenProviderCompletedWithNothingWhileForwarding", 1511, .notAuthorized, .fixIntegration, .forwarding,  // offline
             "While forwarding offline payments, the connection token provider returned neither a token nor an error."),
         VendorErrorMapping("confirmInvalidPaymentIntent", 1530, .integrationError, .fixIntegration, .processing,
             "Confirm called with unknown/invalid PI (2.x name ProcessInvalidPaymentIntent)."),
@@ -59,15 +59,15 @@ extension Stripe {
             "Required parameter was invalid or missing."),
         VendorErrorMapping("invalidRequiredParameterOnBehalfOf", 1921, .configurationError, .fixIntegration, .creation,
             "PI uses on_behalf_of but Tap to Pay connection config lacks the connected account ID."),
-        VendorErrorMapping("accountIdMismatchWhileForwarding", 1930, .accountMismatch, .fixIntegration, .forwarding,  // ⚑
+        VendorErrorMapping("accountIdMismatchWhileForwarding", 1930, .accountMismatch, .fixIntegration, .forwarding,  // offline
             "Forwarding stopped: the connection token belongs to a different account than the stored payments."),
-        VendorErrorMapping("updatePaymentIntentUnavailableWhileOffline", 1935, .integrationError, .fixIntegration, .collection,  // ⚑
+        VendorErrorMapping("updatePaymentIntentUnavailableWhileOffline", 1935, .integrationError, .fixIntegration, .collection,  // offline
             "CollectPaymentMethod on an offline-created PI with updatePaymentIntent = true."),
-        VendorErrorMapping("updatePaymentIntentUnavailableWhileOfflineModeEnabled", 1936, .integrationError, .fixIntegration, .collection,  // ⚑
+        VendorErrorMapping("updatePaymentIntentUnavailableWhileOfflineModeEnabled", 1936, .integrationError, .fixIntegration, .collection,  // offline
             "Collect with offline mode enabled + updatePaymentIntent = true (allowed since 4.2.0)."),
-        VendorErrorMapping("forwardingTestModePaymentInLiveMode", 1937, .accountMismatch, .none, .forwarding,  // ⚑
+        VendorErrorMapping("forwardingTestModePaymentInLiveMode", 1937, .accountMismatch, .none, .forwarding,  // offline
             "A test-mode payment was forwarded in live mode; Stripe deletes the test transaction."),
-        VendorErrorMapping("forwardingLiveModePaymentInTestMode", 1938, .accountMismatch, .fixIntegration, .forwarding,  // ⚑
+        VendorErrorMapping("forwardingLiveModePaymentInTestMode", 1938, .accountMismatch, .fixIntegration, .forwarding,  // offline
             "A live payment is waiting to be forwarded but the SDK is in test mode; reconnect with live keys to resume."),
         VendorErrorMapping("readerConnectionConfigurationInvalid", 1940, .integrationError, .fixIntegration, .readerConnection,
             "Invalid ConnectionConfiguration was passed through connect."),
@@ -136,21 +136,21 @@ extension Stripe {
             "The card was removed during the transaction."),
         VendorErrorMapping("cardLeftInReader", 2850, .cardReadFailed, .waitAndRetry, .collection,
             "The card must be removed from the reader first."),
-        VendorErrorMapping("offlinePaymentsDatabaseTooLarge", 2860, .offlineStoredCountExceeded, .goOnline, .processing,  // ⚑
+        VendorErrorMapping("offlinePaymentsDatabaseTooLarge", 2860, .offlineStoredCountExceeded, .goOnline, .processing,  // offline
             "Too many payments are stored offline; go online so they can be forwarded before taking more."),
-        VendorErrorMapping("readerConnectionNotAvailableOffline", 2870, .readerOfflineConnectionRefused, .goOnline, .readerConnection,  // ⚑
+        VendorErrorMapping("readerConnectionNotAvailableOffline", 2870, .readerOfflineConnectionRefused, .goOnline, .readerConnection,  // offline
             "This reader cannot be connected offline: no reader of this type was connected online at this location in the last 30 days."),
-        VendorErrorMapping("readerConnectionOfflineLocationMismatch", 2871, .readerOfflineConnectionRefused, .goOnline, .readerConnection,  // ⚑
+        VendorErrorMapping("readerConnectionOfflineLocationMismatch", 2871, .readerOfflineConnectionRefused, .goOnline, .readerConnection,  // offline
             "This reader cannot be connected offline: it was last connected online at a different location."),
-        VendorErrorMapping("readerConnectionOfflineNeedsUpdate", 2872, .readerOfflineConnectionRefused, .updateReader, .readerConnection,  // ⚑
+        VendorErrorMapping("readerConnectionOfflineNeedsUpdate", 2872, .readerOfflineConnectionRefused, .updateReader, .readerConnection,  // offline
             "This reader cannot be connected offline: its software is out of date. Connect it online to update it."),
-        VendorErrorMapping("readerConnectionOfflinePairingUnseenDisabled", 2873, .readerOfflineConnectionRefused, .goOnline, .readerConnection,  // ⚑
+        VendorErrorMapping("readerConnectionOfflinePairingUnseenDisabled", 2873, .readerOfflineConnectionRefused, .goOnline, .readerConnection,  // offline
             "Connecting offline to a reader never seen online is disabled; connect it online at this location first."),
-        VendorErrorMapping("noLastSeenAccount", 2880, .offlineUnavailable, .goOnline, .readerConnection,  // ⚑
+        VendorErrorMapping("noLastSeenAccount", 2880, .offlineUnavailable, .goOnline, .readerConnection,  // offline
             "The SDK has never connected a reader online, so offline payments have no account yet."),
-        VendorErrorMapping("amountExceedsMaxOfflineAmount", 2890, .offlinePaymentLimitExceeded, .goOnline, .processing,  // ⚑
+        VendorErrorMapping("amountExceedsMaxOfflineAmount", 2890, .offlinePaymentLimitExceeded, .goOnline, .processing,  // offline
             "The amount is over Stripe's maximum for an offline payment."),
-        VendorErrorMapping("invalidOfflineCurrency", 2891, .offlineUnavailable, .goOnline, .processing,  // ⚑
+        VendorErrorMapping("invalidOfflineCurrency", 2891, .offlineUnavailable, .goOnline, .processing,  // offline
             "This currency is not enabled for offline payments."),
         VendorErrorMapping("missingEMVData", 2892, .cardReadFailed, .retrySamePayment, .collection,
             "The reader failed to read the card's payment data."),
@@ -174,7 +174,7 @@ extension Stripe {
             "CollectInputs timed out."),
         VendorErrorMapping("usbDiscoveryTimedOut", 2972, .readerConnectionFailed, .reconnectReader, .readerConnection,
             "Scanning for USB devices timed out."),
-        VendorErrorMapping("offlineEncryptionKeysUnavailable", 2973, .offlineStorageUnavailable, .waitAndRetry, .processing,  // ⚑
+        VendorErrorMapping("offlineEncryptionKeysUnavailable", 2973, .offlineStorageUnavailable, .waitAndRetry, .processing,  // offline
             "The device is locked, so offline payments are unavailable; unlock it and retry."),
         // MARK: Reader errors
         VendorErrorMapping("readerBusy", 3010, .readerBusy, .waitAndRetry, .collection,
@@ -229,13 +229,13 @@ extension Stripe {
             "Merchant account invalid for Tap to Pay."),
         VendorErrorMapping("tapToPayReaderAccountDeactivated", 3970, .configurationError, .fixIntegration, .readerConnection,
             "Linked Apple ID account deactivated by the merchant."),
-        VendorErrorMapping("tapToPayReaderOfflineModeNotAllowed", 3971, .offlineUnavailable, .goOnline, .readerConnection,  // ⚑
+        VendorErrorMapping("tapToPayReaderOfflineModeNotAllowed", 3971, .offlineUnavailable, .goOnline, .readerConnection,  // offline
             "Tap to Pay offline session could not be created; go online and reconnect."),
-        VendorErrorMapping("tapToPayReaderOfflineModeSessionExpired", 3972, .offlineUnavailable, .goOnline, .readerConnection,  // ⚑
+        VendorErrorMapping("tapToPayReaderOfflineModeSessionExpired", 3972, .offlineUnavailable, .goOnline, .readerConnection,  // offline
             "Tap to Pay offline session expired; go online and reconnect."),
-        VendorErrorMapping("tapToPayReaderOfflineModeSessionInvalidated", 3973, .offlineUnavailable, .goOnline, .readerConnection,  // ⚑
+        VendorErrorMapping("tapToPayReaderOfflineModeSessionInvalidated", 3973, .offlineUnavailable, .goOnline, .readerConnection,  // offline
             "Tap to Pay offline session invalidated; go online and reconnect."),
-        VendorErrorMapping("tapToPayReaderOfflineModeTokenIssuerChanged", 3974, .offlineUnavailable, .goOnline, .readerConnection,  // ⚑
+        VendorErrorMapping("tapToPayReaderOfflineModeTokenIssuerChanged", 3974, .offlineUnavailable, .goOnline, .readerConnection,  // offline
             "Tap to Pay offline session has payments from another token issuer; go online, reconnect."),
         VendorErrorMapping("readerMissingEncryptionKeys", 3980, .readerFault, .reconnectReader, .readerConnection,
             "Reader lacks encryption keys; it disconnected + rebooted. Reconnect to reinstall."),
@@ -264,9 +264,9 @@ extension Stripe {
             "Unexpected SDK error."),
         VendorErrorMapping("unexpectedReaderError", 5001, .readerFault, .retrySamePayment, .unknown,
             "Unexpected reader error."),
-        VendorErrorMapping("encryptionKeyFailure", 5002, .offlineStorageUnavailable, .fixIntegration, .forwarding,  // ⚑
+        VendorErrorMapping("encryptionKeyFailure", 5002, .offlineStorageUnavailable, .fixIntegration, .forwarding,  // offline
             "The offline encryption key failed (records restored on another device?); forward them from the original device."),
-        VendorErrorMapping("encryptionKeyStillInitializing", 5003, .offlineStorageUnavailable, .waitAndRetry, .processing,  // ⚑
+        VendorErrorMapping("encryptionKeyStillInitializing", 5003, .offlineStorageUnavailable, .waitAndRetry, .processing,  // offline
             "The offline encryption key is still initializing; retry shortly."),
         VendorErrorMapping("collectInputsApplicationError", 5004, .unexpected, .fixIntegration, .unknown,
             "Unexpected error in collectInputs."),
@@ -291,25 +291,25 @@ extension Stripe {
             "Customer consent required to set allow_redisplay ALWAYS/LIMITED."),
         VendorErrorMapping("refundFailed", 6800, .refundFailed, .none, .refund,
             "The refund failed at the issuer."),
-        VendorErrorMapping("cardSwipeNotAvailable", 6900, .cardNotSupportedOffline, .retrySamePayment, .processing,  // ⚑
+        VendorErrorMapping("cardSwipeNotAvailable", 6900, .cardNotSupportedOffline, .retrySamePayment, .processing,  // offline
             "Swiped cards are not accepted offline; insert or tap the same card."),
-        VendorErrorMapping("interacNotSupportedOffline", 6901, .cardNotSupportedOffline, .collectAnotherCard, .processing,  // ⚑
+        VendorErrorMapping("interacNotSupportedOffline", 6901, .cardNotSupportedOffline, .collectAnotherCard, .processing,  // offline
             "Interac cards are not accepted offline."),
-        VendorErrorMapping("offlineAndCardExpired", 6902, .cardExpired, .collectAnotherCard, .processing,  // ⚑
+        VendorErrorMapping("offlineAndCardExpired", 6902, .cardExpired, .collectAnotherCard, .processing,  // offline
             "The card has expired."),
-        VendorErrorMapping("offlineTransactionDeclined", 6903, .cardDeclined, .collectAnotherCard, .processing,  // ⚑
+        VendorErrorMapping("offlineTransactionDeclined", 6903, .cardDeclined, .collectAnotherCard, .processing,  // offline
             "The card was declined offline."),
-        VendorErrorMapping("offlineCollectAndConfirmMismatch", 6904, .invalidState, .retrySamePayment, .processing,  // ⚑
+        VendorErrorMapping("offlineCollectAndConfirmMismatch", 6904, .invalidState, .retrySamePayment, .processing,  // offline
             "The card was collected online but the payment is being confirmed offline; collect the card again."),
-        VendorErrorMapping("onlinePinNotSupportedOffline", 6905, .cardNotSupportedOffline, .collectAnotherCard, .processing,  // ⚑
+        VendorErrorMapping("onlinePinNotSupportedOffline", 6905, .cardNotSupportedOffline, .collectAnotherCard, .processing,  // offline
             "Cards that need an online PIN are not accepted offline."),
-        VendorErrorMapping("offlineTestCardInLivemode", 6906, .accountMismatch, .collectAnotherCard, .processing,  // ⚑
+        VendorErrorMapping("offlineTestCardInLivemode", 6906, .accountMismatch, .collectAnotherCard, .processing,  // offline
             "A test card was used in live mode."),
-        VendorErrorMapping("amountSurchargeNotSupportedOffline", 6907, .invalidRequest, .fixRequest, .processing,  // ⚑
+        VendorErrorMapping("amountSurchargeNotSupportedOffline", 6907, .invalidRequest, .fixRequest, .processing,  // offline
             "A surcharge cannot be added to an offline payment."),
-        VendorErrorMapping("simulatedOfflineModeNotAvailableInLivemode", 6908, .integrationError, .fixIntegration, .unknown,  // ⚑
+        VendorErrorMapping("simulatedOfflineModeNotAvailableInLivemode", 6908, .integrationError, .fixIntegration, .unknown,  // offline
             "Simulated offline mode unavailable when connected to a livemode reader."),
-        VendorErrorMapping("simulatedOfflineModeNotAvailableForAccount", 6909, .featureUnavailable, .fixIntegration, .unknown,  // ⚑
+        VendorErrorMapping("simulatedOfflineModeNotAvailableForAccount", 6909, .featureUnavailable, .fixIntegration, .unknown,  // offline
             "Simulated offline mode not enabled for this account (contact Stripe)."),
         // MARK: Network errors
         VendorErrorMapping("notConnectedToInternet", 9000, .networkUnavailable, .goOnline, .unknown,
@@ -326,15 +326,15 @@ extension Stripe {
             "Tap to Pay network error."),
         VendorErrorMapping("connectionTokenProviderCompletedWithError", 9050, .notAuthorized, .retrySamePayment, .authorization,
             "The connection token provider failed."),
-        VendorErrorMapping("connectionTokenProviderCompletedWithErrorWhileForwarding", 9051, .notAuthorized, .waitAndRetry, .forwarding,  // ⚑
+        VendorErrorMapping("connectionTokenProviderCompletedWithErrorWhileForwarding", 9051, .notAuthorized, .waitAndRetry, .forwarding,  // offline
             "The connection token provider failed while forwarding offline payments."),
         VendorErrorMapping("connectionTokenProviderTimedOut", 9052, .notAuthorized, .retrySamePayment, .authorization,
             "The connection token provider did not answer within 60 seconds."),
         VendorErrorMapping("sessionExpired", 9060, .readerDisconnected, .reconnectReader, .readerConnection,
             "The Stripe session expired; reconnect the reader."),
-        VendorErrorMapping("notConnectedToInternetAndOfflineBehaviorRequireOnline", 10106, .offlineNotAllowed, .goOnline, .creation,  // ⚑
+        VendorErrorMapping("notConnectedToInternetAndOfflineBehaviorRequireOnline", 10106, .offlineNotAllowed, .goOnline, .creation,  // offline
             "The device is offline and this payment requires online processing."),
-        VendorErrorMapping("offlineBehaviorForceOfflineWithFeatureDisabled", 10107, .offlineUnavailable, .fixIntegration, .creation,  // ⚑
+        VendorErrorMapping("offlineBehaviorForceOfflineWithFeatureDisabled", 10107, .offlineUnavailable, .fixIntegration, .creation,  // offline
             "Offline mode is not enabled for this reader or location (Terminal Configuration API)."),
     ])
 }

@@ -14,7 +14,7 @@ final class StripeEventBridge: Stripe.TerminalDelegate, Stripe.OfflineDelegate, 
     /// The intent each forwarding callback reported, and what it meant, by reference and vendor payment.
     private let forwarded = Locked<[PaymentKey: (intent: Stripe.PaymentIntent, update: ProcessorPaymentUpdate)]>([:])
     /// Waiters for the end of a software update.
-    private let updateWaiters = Locked<[SDKCompletion<Stripe.ErrorCode?>]>([])
+    private let updateWaiters = Locked<[CallbackResult<Stripe.ErrorCode?>]>([])
     /// Since when the SDK is known to have stored nothing (nil: it stores something, or it was not seen yet).
     private let emptySince = Locked<Date?>(nil)
 
@@ -89,8 +89,8 @@ final class StripeEventBridge: Stripe.TerminalDelegate, Stripe.OfflineDelegate, 
     var storedNothingSince: Date? { emptySince.current }
 
     /// A waiter for the next `didFinishInstallingUpdate`.
-    func expectUpdateFinish() -> SDKCompletion<Stripe.ErrorCode?> {
-        let waiter = SDKCompletion<Stripe.ErrorCode?>()
+    func expectUpdateFinish() -> CallbackResult<Stripe.ErrorCode?> {
+        let waiter = CallbackResult<Stripe.ErrorCode?>()
         updateWaiters.withLock { $0.append(waiter) }
         return waiter
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Tender
 
-/// Stripe's states, enums and errors in Tender's terms: exhaustive `switch`es over cases, never the SDK's integer
+/// Stripe's states, enums and errors in Tender's terms (package API), and the metadata keys Tender writes on every
+/// PaymentIntent, which the app's server reads too (public). Exhaustive `switch`es over cases, never the SDK's integer
 /// raw values. The error table is ``Stripe/errorTable``.
 public enum StripeMapping {
     /// The metadata key that carries the app's reference, so that an intent created offline (nil `stripeId`) is
@@ -11,13 +12,13 @@ public enum StripeMapping {
     /// vendor payment of a reference is its own PaymentIntent.
     public static let attemptMetadataKey = "tender_attempt"
     /// Set on intents created `requireOnline`: the SDK never stores those offline, so Stripe's copy is the whole truth.
-    public static let onlineOnlyMetadataKey = "tender_online_only"
+    package static let onlineOnlyMetadataKey = "tender_online_only"
     /// The metadata key of an in-person refund's idempotency key (the SDK's refunds take none): the same key the
     /// server half records its refunds under, so that the app's server finds a refund made on the reader by its key.
-    public static let refundMetadataKey = "tender_idempotency_key"
+    package static let refundMetadataKey = "tender_idempotency_key"
 
     /// An intent's total (amount plus any on-reader tip) as `Money`, or nil for a currency Tender does not know.
-    public static func total(_ intent: Stripe.PaymentIntent) -> Money? {
+    package static func total(_ intent: Stripe.PaymentIntent) -> Money? {
         let (sum, overflow) = intent.amount.addingReportingOverflow(intent.amountTip ?? 0)
         guard !overflow, let minorUnits = Int64(exactly: sum), let currency = try? Currency(code: intent.currency) else {
             return nil
@@ -26,7 +27,7 @@ public enum StripeMapping {
     }
 
     /// The vendor payment number an intent's metadata names (1 when absent).
-    public static func paymentAttempt(_ intent: Stripe.PaymentIntent) -> Int {
+    package static func paymentAttempt(_ intent: Stripe.PaymentIntent) -> Int {
         intent.metadata[attemptMetadataKey].flatMap(Int.init) ?? 1
     }
 
@@ -34,7 +35,7 @@ public enum StripeMapping {
 
     /// The ``PaymentError`` for a Stripe error, through the table (unknown codes get the documented fallback).
     /// - Parameter phase: the step the adapter was in, when it knows better than the table.
-    public static func paymentError(_ error: Stripe.ErrorCode, phase: PaymentError.Phase? = nil) -> PaymentError {
+    package static func paymentError(_ error: Stripe.ErrorCode, phase: PaymentError.Phase? = nil) -> PaymentError {
         Stripe.errorTable.error(named: error.code.name, numericCode: error.code.numericCode,
                                 vendorMessage: error.message,
                                 declineCode: error.declineCode ?? error.offlineDeclineReason, phase: phase)
@@ -43,7 +44,7 @@ public enum StripeMapping {
     /// A definite failure's error, saying what a retry will do: nothing was charged, and taking the payment again
     /// under the same reference starts a new attempt (a new PaymentIntent), because the core starts a new vendor
     /// payment after a definite ending.
-    public static func definiteFailure(_ error: PaymentError) -> PaymentError {
+    package static func definiteFailure(_ error: PaymentError) -> PaymentError {
         var error = error
         guard error.recovery == .retrySamePayment || error.recovery == .waitAndRetry else { return error }
         error.message += " Nothing was charged; taking the payment again reads the card again as a new attempt."
@@ -51,7 +52,7 @@ public enum StripeMapping {
     }
 
     /// Seed 002's "Handle processing failures" table, read from the intent a failed confirmation carries.
-    public enum ConfirmFailure: Hashable, Sendable {
+    package enum ConfirmFailure: Hashable, Sendable {
         /// The intent is nil: the request timed out and the status is unknown. Confirm the same intent again (once
         /// Stripe is known not to have processed it); never create a new one.
         case outcomeUnknown
@@ -76,7 +77,7 @@ public enum StripeMapping {
     }
 
     /// The processing-failure rule for a confirmation error.
-    public static func confirmFailure(_ error: Stripe.ErrorCode) -> ConfirmFailure {
+    package static func confirmFailure(_ error: Stripe.ErrorCode) -> ConfirmFailure {
         guard let intent = error.paymentIntent else { return .outcomeUnknown }
         switch intent.status {
         case .requiresConfirmation:
@@ -88,8 +89,8 @@ public enum StripeMapping {
         }
     }
 
-    /// The errors seed 002 calls a "temporary connectivity problem": confirming the same intent again may succeed.
-    public static let connectivityErrors: Set<String> = [
+    /// The errors Stripe calls a "temporary connectivity problem": confirming the same intent again may succeed.
+    package static let connectivityErrors: Set<String> = [
         "notConnectedToInternet", "notConnectedToInternetAndOfflineBehaviorRequireOnline", "requestTimedOut",
         "internalNetworkError", "stripeAPIResponseDecodingError", "connectionTokenProviderCompletedWithError",
         "connectionTokenProviderTimedOut",
@@ -97,7 +98,7 @@ public enum StripeMapping {
 
     /// The ``PaymentError`` for a confirmation failure whose outcome is not final (nil intent, `requiresConfirmation`,
     /// or in flight): the same PaymentIntent is confirmed again, never a new one.
-    public static func pendingConfirmError(_ error: Stripe.ErrorCode) -> PaymentError {
+    package static func pendingConfirmError(_ error: Stripe.ErrorCode) -> PaymentError {
         var mapped = paymentError(error, phase: .processing)
         switch confirmFailure(error) {
         case .outcomeUnknown:
@@ -134,7 +135,7 @@ public enum StripeMapping {
     /// | `requiresPaymentMethod` (nothing tried) | ``PaymentState/collecting``: exists, waiting for a card |
     /// | `requiresConfirmation`, `processing`, `requiresAction` | ``PaymentState/processing``: exists, not finished |
     /// | `canceled` | ``PaymentState/canceled`` |
-    public static func paymentState(_ intent: Stripe.PaymentIntent) -> PaymentState {
+    package static func paymentState(_ intent: Stripe.PaymentIntent) -> PaymentState {
         let collectedOffline = intent.offlineDetails != nil
         switch intent.status {
         case .requiresCapture, .succeeded, .requiresReauthorization:
@@ -152,7 +153,7 @@ public enum StripeMapping {
 
     /// Whether Stripe released the authorization itself (`cancellationReason == "automatic"` on an intent that was
     /// authorized): the capture window passed.
-    public static func authorizationExpired(_ intent: Stripe.PaymentIntent) -> Bool {
+    package static func authorizationExpired(_ intent: Stripe.PaymentIntent) -> Bool {
         intent.status == .canceled && intent.cancellationReason == "automatic" && intent.authorizedCharge != nil
     }
 
@@ -160,7 +161,7 @@ public enum StripeMapping {
     /// `storedAt` and `captureBefore`, the error a decline, an expired or a to-be-renewed authorization carries, and
     /// what attributes it (the intent's total and the vendor payment its `tender_attempt` metadata names), so that
     /// the core never records another sale's intent on a session.
-    public static func update(for intent: Stripe.PaymentIntent, reference: String) -> ProcessorPaymentUpdate {
+    package static func update(for intent: Stripe.PaymentIntent, reference: String) -> ProcessorPaymentUpdate {
         let state = paymentState(intent)
         var update = ProcessorPaymentUpdate(reference: reference, state: state, route: route(intent),
                                             processorPaymentID: intent.stripeId, card: cardDetails(intent),
@@ -190,12 +191,12 @@ public enum StripeMapping {
     }
 
     /// The route of an intent: offline when it was confirmed offline.
-    public static func route(_ intent: Stripe.PaymentIntent) -> PaymentRoute {
+    package static func route(_ intent: Stripe.PaymentIntent) -> PaymentRoute {
         intent.offlineDetails == nil ? .online : .offline
     }
 
     /// Tender's routing decision as Stripe's offline behaviour, or nil when refused (the SDK is not called).
-    public static func offlineBehavior(_ decision: RoutingDecision) -> Stripe.OfflineBehavior? {
+    package static func offlineBehavior(_ decision: RoutingDecision) -> Stripe.OfflineBehavior? {
         switch decision {
         case .online: .requireOnline
         case .onlineWithOfflineFallback: .preferOnline
@@ -205,7 +206,7 @@ public enum StripeMapping {
     }
 
     /// Stripe's offline behaviour as the Tender policy of the same meaning.
-    public static func offlinePolicy(_ behavior: Stripe.OfflineBehavior) -> OfflinePolicy {
+    package static func offlinePolicy(_ behavior: Stripe.OfflineBehavior) -> OfflinePolicy {
         switch behavior {
         case .preferOnline: .preferOnline
         case .requireOnline: .requireOnline
@@ -214,7 +215,7 @@ public enum StripeMapping {
     }
 
     /// Tender's capture mode as Stripe's capture method.
-    public static func captureMethod(_ mode: CaptureMode) -> Stripe.CaptureMethod {
+    package static func captureMethod(_ mode: CaptureMode) -> Stripe.CaptureMethod {
         switch mode {
         case .automatic: .automatic
         case .manual: .manual
@@ -224,7 +225,7 @@ public enum StripeMapping {
     // MARK: Status enums
 
     /// `NetworkStatus`.
-    public static func networkStatus(_ status: Stripe.NetworkStatus) -> NetworkStatus {
+    package static func networkStatus(_ status: Stripe.NetworkStatus) -> NetworkStatus {
         switch status {
         case .unknown: .unknown
         case .offline: .offline
@@ -233,7 +234,7 @@ public enum StripeMapping {
     }
 
     /// `ConnectionStatus`.
-    public static func connectionStatus(_ status: Stripe.ConnectionStatus) -> ReaderConnectionStatus {
+    package static func connectionStatus(_ status: Stripe.ConnectionStatus) -> ReaderConnectionStatus {
         switch status {
         case .notConnected: .notConnected
         case .discovering: .discovering
@@ -244,7 +245,7 @@ public enum StripeMapping {
     }
 
     /// `PaymentStatus` as the payment step it indicates, or nil when no payment is in progress.
-    public static func paymentState(_ status: Stripe.PaymentStatus) -> PaymentState? {
+    package static func paymentState(_ status: Stripe.PaymentStatus) -> PaymentState? {
         switch status {
         case .notReady, .ready: nil
         case .waitingForInput: .collecting
@@ -257,7 +258,7 @@ public enum StripeMapping {
 
 extension StripeMapping {
     /// `ReaderDisplayMessage`.
-    public static func displayMessage(_ message: Stripe.ReaderDisplayMessage) -> ReaderDisplayMessage {
+    package static func displayMessage(_ message: Stripe.ReaderDisplayMessage) -> ReaderDisplayMessage {
         switch message {
         case .retryCard: .retryCard
         case .insertCard: .insertCard
@@ -272,7 +273,7 @@ extension StripeMapping {
     }
 
     /// `ReaderEvent`, shown as a message.
-    public static func displayMessage(_ event: Stripe.ReaderEvent) -> ReaderDisplayMessage {
+    package static func displayMessage(_ event: Stripe.ReaderEvent) -> ReaderDisplayMessage {
         switch event {
         case .cardInserted: .cardInserted
         case .cardRemoved: .cardRemoved
@@ -280,7 +281,7 @@ extension StripeMapping {
     }
 
     /// `ReaderInputOptions`, option by option.
-    public static func inputOptions(_ options: Stripe.ReaderInputOptions) -> ReaderInputOptions {
+    package static func inputOptions(_ options: Stripe.ReaderInputOptions) -> ReaderInputOptions {
         var result: ReaderInputOptions = []
         if options.contains(.swipeCard) { result.insert(.swipe) }
         if options.contains(.insertCard) { result.insert(.insert) }
@@ -289,7 +290,7 @@ extension StripeMapping {
     }
 
     /// `DisconnectReason`.
-    public static func disconnectReason(_ reason: Stripe.DisconnectReason) -> ReaderDisconnectReason {
+    package static func disconnectReason(_ reason: Stripe.DisconnectReason) -> ReaderDisconnectReason {
         switch reason {
         case .unknown: .unknown
         case .disconnectRequested: .requested
@@ -302,7 +303,7 @@ extension StripeMapping {
     }
 
     /// `CardBrand`.
-    public static func cardBrand(_ brand: Stripe.CardBrand) -> CardBrand {
+    package static func cardBrand(_ brand: Stripe.CardBrand) -> CardBrand {
         switch brand {
         case .visa: .visa
         case .amex: .amex
@@ -320,7 +321,7 @@ extension StripeMapping {
     }
 
     /// `ReadMethod`.
-    public static func entryMethod(_ method: Stripe.ReadMethod) -> CardEntryMethod {
+    package static func entryMethod(_ method: Stripe.ReadMethod) -> CardEntryMethod {
         switch method {
         case .unknown: .unknown
         case .contactEMV: .chip
@@ -333,7 +334,7 @@ extension StripeMapping {
 
     /// Receipt details from card-present details (online) or offline card-present details. Fields Stripe cannot
     /// supply offline (`accountType`, `authorizationResponseCode`) stay absent.
-    public static func cardDetails(_ details: Stripe.CardPresentDetails) -> CardDetails {
+    package static func cardDetails(_ details: Stripe.CardPresentDetails) -> CardDetails {
         CardDetails(brand: cardBrand(details.brand), last4: details.last4, entryMethod: entryMethod(details.readMethod),
                     applicationName: details.receiptDetails?.applicationPreferredName,
                     applicationIdentifier: details.receiptDetails?.dedicatedFileName,
@@ -343,27 +344,27 @@ extension StripeMapping {
 
     /// The receipt details of an intent: the authorizing charge's card-present details when Stripe has them, else
     /// the offline card-present details.
-    public static func cardDetails(_ intent: Stripe.PaymentIntent) -> CardDetails? {
+    package static func cardDetails(_ intent: Stripe.PaymentIntent) -> CardDetails? {
         (intent.authorizedCharge?.cardPresentDetails ?? intent.offlineDetails?.cardPresentDetails
             ?? intent.charges.last?.cardPresentDetails).map(cardDetails)
     }
 
     /// A Stripe reader as Tender's ``Reader`` (the serial number is the id).
-    public static func reader(_ reader: Stripe.Reader) -> Reader {
+    package static func reader(_ reader: Stripe.Reader) -> Reader {
         Reader(id: reader.serialNumber, serialNumber: reader.serialNumber, model: reader.deviceType.rawValue,
                softwareVersion: reader.deviceSoftwareVersion, batteryLevel: reader.batteryLevel.map(Double.init),
                isCharging: reader.isCharging, locationID: reader.locationId, isSimulated: reader.simulated)
     }
 
     /// A Stripe software update as Tender's, required when `requiredAt` is not after `now`.
-    public static func softwareUpdate(_ update: Stripe.ReaderSoftwareUpdate, now: Date) -> ReaderSoftwareUpdate {
+    package static func softwareUpdate(_ update: Stripe.ReaderSoftwareUpdate, now: Date) -> ReaderSoftwareUpdate {
         ReaderSoftwareUpdate(version: update.deviceSoftwareVersion, isRequired: update.requiredAt <= now,
                              requiredAt: update.requiredAt.timeIntervalSince1970,
                              estimatedSeconds: estimatedSeconds(update.durationEstimate))
     }
 
     /// The upper bound of an update's duration estimate, in seconds.
-    public static func estimatedSeconds(_ estimate: Stripe.UpdateTimeEstimate) -> Double {
+    package static func estimatedSeconds(_ estimate: Stripe.UpdateTimeEstimate) -> Double {
         switch estimate {
         case .estimateLessThan1Minute: 60
         case .estimate1To2Minutes: 120

@@ -19,7 +19,7 @@ extension StripeProcessor {
     /// The routing decision becomes the `CreateConfiguration`'s offline behaviour (`.online` → `requireOnline`,
     /// `.onlineWithOfflineFallback` → `preferOnline`, `.offline` → `forceOffline`); a refused decision returns
     /// ``PaymentState/failed`` without calling Stripe. A tip is added to the intent's amount (`skipTipping`: Stripe's
-    /// on-reader tipping is not used). A confirmation failure follows seed 002's table
+    /// on-reader tipping is not used). A confirmation failure follows Stripe's table
     /// (``StripeMapping/ConfirmFailure``): a nil intent or `requiresConfirmation` is not final
     /// (``PaymentState/outcomeUnknown``: the retry confirms the same intent), `requiresPaymentMethod` is a decline or
     /// a refusal (nothing charged), and an intent Stripe already acted on is reported as what it is.
@@ -99,7 +99,7 @@ extension StripeProcessor {
     }
 
     /// Captures through the app's service. Refused without calling it while the payment is stored and not forwarded
-    /// (seed 000's "ready to capture" rule) or when Stripe wants the authorization renewed; a failure is explained
+    /// (Stripe's "ready to capture" rule) or when Stripe wants the authorization renewed; a failure is explained
     /// from Stripe's copy when the app's server can be asked (an expired authorization is never advised a retry).
     /// The request, with the core's idempotency key, goes to the service unchanged.
     public func capturePayment(_ request: CaptureRequest) async throws -> ProcessorPaymentUpdate {
@@ -165,7 +165,7 @@ extension StripeProcessor {
         return ended(reference, .failed, StripeMapping.definiteFailure(mapped), processorPaymentID: id)
     }
 
-    /// Confirms `intent` and reports what Stripe said, following seed 002's processing-failure table.
+    /// Confirms `intent` and reports what Stripe said, following Stripe's processing-failure table.
     func confirm(_ intent: Stripe.PaymentIntent, reference: String) async -> ProcessorPaymentUpdate {
         let earlierConfirmUnknown = held[reference]?.confirmOutcomeUnknown ?? false
         held[reference]?.confirmOutcomeUnknown = true
@@ -233,9 +233,9 @@ extension StripeProcessor {
     /// keeps waiting for what the SDK then says (canceled, or the command's real outcome).
     func run<A: Sendable, B: Sendable>(
         _ reference: String,
-        _ start: (SDKCompletion<(A?, B?)>) async -> (any Stripe.Cancelable)?
+        _ start: (CallbackResult<(A?, B?)>) async -> (any Stripe.Cancelable)?
     ) async -> (A?, B?) {
-        let done = SDKCompletion<(A?, B?)>()
+        let done = CallbackResult<(A?, B?)>()
         let cancelable = await start(done)
         held[reference]?.inFlight = cancelable
         let answer = await withTaskCancellationHandler {

@@ -32,10 +32,10 @@ extension StripeProcessor {
 // MARK: - Forwarding
 
 extension StripeMapping {
-    /// What the SDK does with a stored payment whose forwarding failed, by error (seed 000 and the reference's
+    /// What the SDK does with a stored payment whose forwarding failed, by error (Stripe's documentation and the reference's
     /// error list; which codes keep the payment is an inference from their messages, and the simulator's
     /// ``Stripe/ErrorCode`` table of kept codes follows the same reading).
-    public enum ForwardingDisposition: Hashable, Sendable {
+    package enum ForwardingDisposition: Hashable, Sendable {
         /// The SDK keeps it stored and forwards it later (1938 "reconnect with live keys to resume", token and
         /// network errors, 1930, encryption keys still unavailable).
         case keptStored
@@ -46,7 +46,7 @@ extension StripeMapping {
     }
 
     /// The disposition of a forwarding error.
-    public static func forwardingDisposition(_ error: Stripe.ErrorCode) -> ForwardingDisposition {
+    package static func forwardingDisposition(_ error: Stripe.ErrorCode) -> ForwardingDisposition {
         switch error.code.name {
         case Stripe.ErrorCode.Code.forwardingLiveModePaymentInTestMode.name,
              Stripe.ErrorCode.Code.accountIdMismatchWhileForwarding.name,
@@ -69,7 +69,7 @@ extension StripeMapping {
     /// ``PaymentState/declinedAfterForwarding`` when it came back `requiresPaymentMethod` with a failed charge).
     /// An error: by ``forwardingDisposition(_:)``: still ``PaymentState/storedOffline`` (with the error) when the SDK
     /// keeps it, ``PaymentState/declinedAfterForwarding``, or ``PaymentState/failedToForward``.
-    public static func forwardingUpdate(_ intent: Stripe.PaymentIntent, error: Stripe.ErrorCode?)
+    package static func forwardingUpdate(_ intent: Stripe.PaymentIntent, error: Stripe.ErrorCode?)
         -> ProcessorPaymentUpdate? {
         guard let reference = intent.metadata[referenceMetadataKey] else { return nil }
         var update = self.update(for: intent, reference: reference)

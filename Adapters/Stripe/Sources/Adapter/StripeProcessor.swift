@@ -8,7 +8,7 @@ import Tender
 ///   in its metadata (``StripeMapping/referenceMetadataKey``, ``StripeMapping/attemptMetadataKey``), so that an
 ///   intent created offline (nil `stripeId`) is matched back when `didForwardPaymentIntent` reports it, and an intent
 ///   is found on Stripe after a relaunch.
-/// - While a payment's outcome is not final, a retry continues the same PaymentIntent, following seed 002's
+/// - While a payment's outcome is not final, a retry continues the same PaymentIntent, following Stripe's
 ///   processing-failure table (``StripeMapping/ConfirmFailure``); it never creates a second one while the first could
 ///   still charge. After a definite decline or failure, the core starts a new vendor payment and the adapter a new
 ///   PaymentIntent, having canceled the old one (``abandonPayment(_:)``).
@@ -31,33 +31,46 @@ import Tender
 public actor StripeProcessor: PaymentProcessor {
     /// `"stripe"`.
     public nonisolated let name = "stripe"
-    /// Stripe's own offline maximum per payment: "10,000 USD or equivalent in your operating currency" (seed 000).
-    /// Only the USD figure is stated; pass the equivalent for another operating currency at initialization.
+    /// Stripe's own offline maximum per payment: 10,000 USD (Stripe states only the USD figure; configure the
+    /// equivalent for another operating currency in ``Configuration/offlinePerPaymentMaximum``).
     public static let stripeOfflineMaximum: [Currency: Int64] = [.usd: 1_000_000]
-    /// How long Stripe's Search may take to show a new or changed PaymentIntent: Stripe documents Search as
-    /// eventually consistent, "up to about a minute" (see ``StripeServerLookup``). An empty search is read as
-    /// "not seen yet" (``ProcessorLookup/unknown``) until this long after the payment was first recorded.
-    public static let defaultSearchConsistencyWindow: Double = 60
-    /// How long after a refund succeeded Stripe may still report it `failed` (reported as
-    /// ``ProcessorCapabilities/refundChangeWindow``; the core looks succeeded refunds up again until then). Stripe
-    /// documents refunds that move from `succeeded` to `failed` later (`charge.refund.updated`; the test card
-    /// 4000000000005126 "fails asynchronously with `expired_or_canceled_card`") but publishes no bound: 30 days is
-    /// UNVERIFIED, a generous guess. Configure it at initialization.
-    public static let defaultRefundFailureWindow: Double = 30 * 24 * 60 * 60
+
+    /// The adapter's settings, including limits Stripe's SDK does not report. The same roles carry the same names
+    /// as in `SquareProcessor.Configuration`.
+    public struct Configuration: Sendable {
+        /// Whether the reader reconnects on its own after an unexpected disconnect (the connection configuration's
+        /// setting; Stripe's default is on).
+        public var autoReconnectOnUnexpectedDisconnect = true
+        /// The most one payment may take offline, per currency, reported in ``capabilities()`` when offline mode
+        /// is enabled: ``StripeProcessor/stripeOfflineMaximum`` by default.
+        public var offlinePerPaymentMaximum: [Currency: Int64] = StripeProcessor.stripeOfflineMaximum
+        /// How long after a vendor payment was first recorded an empty search of Stripe's PaymentIntents still
+        /// proves nothing: Stripe documents Search as eventually consistent ("up to about a minute"), so until then an
+        /// empty search reads as ``ProcessorLookup/unknown``.
+        public var searchConsistencyWindow: TimeInterval = 60
+        /// How long after a refund succeeded Stripe may still report it failed (reported as
+        /// ``ProcessorCapabilities/refundChangeWindow``; the core looks succeeded refunds up again until then).
+        /// Stripe documents refunds that move from `succeeded` to `failed` later but publishes no bound; the default
+        /// is a generous 30 days.
+        // Unverified: see Documentation/FIDELITY.md
+        public var refundChangeWindow: TimeInterval = 30 * 24 * 60 * 60
+        /// Whether readers are simulated: discovery asks the SDK for simulated readers (`setSimulated(true)`); the
+        /// SDK's default finds real ones.
+        public var simulatedReaders = false
+
+        /// The defaults.
+        public init() {}
+    }
 
     let client: any StripeClient
     let captureService: any PaymentCaptureService
     let serverLookup: (any StripeServerLookup)?
     let refundService: (any PaymentRefundService)?
+    package nonisolated let configuration: Configuration
     let clock: any TenderClock
     let bridge: StripeEventBridge
-    let autoReconnect: Bool
-    let offlineMaximum: [Currency: Int64]
-    let discoversSimulatedReaders: Bool
-    /// The search consistency window in use (``defaultSearchConsistencyWindow`` unless configured).
-    public nonisolated let searchConsistencyWindow: Double
-    /// How long after success a refund is followed (``defaultRefundFailureWindow`` unless configured).
-    public nonisolated let refundFailureWindow: Double
+    /// The search consistency window in use (``Configuration/searchConsistencyWindow``).
+    nonisolated var searchConsistencyWindow: TimeInterval { configuration.searchConsistencyWindow }
 
     /// The SDK objects this processor holds, by reference: the current vendor payment's intent as the SDK last
     /// handed it out, what is known of its last confirmation, and the command in flight. Empty after a relaunch.
@@ -68,7 +81,8 @@ public actor StripeProcessor: PaymentProcessor {
     var discovered: [String: Stripe.Reader] = [:]
 
     /// Creates the adapter and installs its terminal and offline delegates on `client` (the SDK has one of each: a
-    /// new processor, after a relaunch, replaces the old one's).
+    /// new processor, after a relaunch, replaces the old one's). Apps create one with the bridge's
+    /// `StripeProcessor.terminal(…)` or the simulator's `makeProcessor(…)`.
     /// - Parameters:
     ///   - client: the SDK (bridge) or the simulator.
     ///   - captureService: the app's server-side capture and void.
@@ -76,37 +90,26 @@ public actor StripeProcessor: PaymentProcessor {
     ///     it, recovery can use only what the SDK holds in memory, and answers ``ProcessorLookup/unknown`` otherwise.
     ///   - refundService: the app's server-side refunds (`POST /v1/refunds`); ``capabilities()`` reports refunds only
     ///     with one.
+    ///   - configuration: the settings.
     ///   - clock: for deadlines, stored times the SDK does not give and the search window.
-    ///   - autoReconnectOnUnexpectedDisconnect: the connection configuration's setting (Stripe's default is on).
-    ///   - offlinePerPaymentMaximum: the processor limit reported in ``capabilities()`` when offline is enabled.
-    ///   - searchConsistencyWindow: see ``defaultSearchConsistencyWindow``.
-    ///   - refundFailureWindow: see ``defaultRefundFailureWindow``.
-    ///   - simulatedReaders: discover simulated readers (`setSimulated(true)`); the SDK's default finds real ones.
-    ///   - keepingEventHistory: keep every event for inspection (tests).
-    public init(client: any StripeClient, captureService: any PaymentCaptureService,
-                serverLookup: (any StripeServerLookup)? = nil, refundService: (any PaymentRefundService)? = nil,
-                clock: any TenderClock = SystemClock(), autoReconnectOnUnexpectedDisconnect: Bool = true,
-                offlinePerPaymentMaximum: [Currency: Int64] = StripeProcessor.stripeOfflineMaximum,
-                searchConsistencyWindow: Double = StripeProcessor.defaultSearchConsistencyWindow,
-                refundFailureWindow: Double = StripeProcessor.defaultRefundFailureWindow,
-                simulatedReaders: Bool = false, keepingEventHistory: Bool = false) {
+    ///   - emitter: where events go (pass one `keepingHistory` to inspect them in tests).
+    package init(client: any StripeClient, captureService: any PaymentCaptureService,
+                 serverLookup: (any StripeServerLookup)? = nil, refundService: (any PaymentRefundService)? = nil,
+                 configuration: Configuration = Configuration(), clock: any TenderClock = SystemClock(),
+                 emitter: ProcessorEventEmitter = ProcessorEventEmitter()) {
         self.client = client
         self.captureService = captureService
         self.serverLookup = serverLookup
         self.refundService = refundService
+        self.configuration = configuration
         self.clock = clock
-        self.autoReconnect = autoReconnectOnUnexpectedDisconnect
-        self.offlineMaximum = offlinePerPaymentMaximum
-        self.searchConsistencyWindow = searchConsistencyWindow
-        self.refundFailureWindow = refundFailureWindow
-        self.discoversSimulatedReaders = simulatedReaders
-        self.bridge = StripeEventBridge(emitter: ProcessorEventEmitter(keepingHistory: keepingEventHistory), clock: clock)
+        self.bridge = StripeEventBridge(emitter: emitter, clock: clock)
         client.setTerminalDelegate(bridge)
         client.setOfflineDelegate(bridge)
     }
 
-    /// Every event sent so far (only with `keepingEventHistory`).
-    public nonisolated var emittedEvents: [ProcessorEvent] { bridge.emitter.emitted }
+    /// Every event sent so far (only with an emitter `keepingHistory`).
+    package nonisolated var emittedEvents: [ProcessorEvent] { bridge.emitter.emitted }
 
     /// The adapter's events.
     public nonisolated func events() -> AsyncStream<ProcessorEvent> { bridge.emitter.stream }
@@ -115,25 +118,25 @@ public actor StripeProcessor: PaymentProcessor {
 
     /// Stripe's 10,000 USD per payment offline when offline mode is enabled (nil otherwise); manual and partial
     /// capture (Stripe's `amount_to_capture` up to the authorized amount); metadata; refunds when a refund service
-    /// was given, followed for ``refundFailureWindow`` after they succeed; Stripe's largest amount (``amountLimits``).
+    /// was given, followed for ``Configuration/refundChangeWindow`` after they succeed; Stripe's largest amount.
     public func capabilities() async -> ProcessorCapabilities {
         let enabled = await client.offlineModeEnabled
         return ProcessorCapabilities(processorName: name,
-                                     offlineLimits: enabled ? ProcessorOfflineLimits(perPaymentMaximum: offlineMaximum) : nil,
+                                     offlineLimits: enabled ? ProcessorOfflineLimits(perPaymentMaximum: configuration.offlinePerPaymentMaximum) : nil,
                                      supportedCurrencies: nil, supportsManualCapture: true, supportsTips: true,
                                      supportsPartialCapture: true, supportsMetadata: true,
                                      supportsRefunds: refundService != nil, amountLimits: Self.amountLimits,
-                                     refundChangeWindow: refundService == nil ? 0 : refundFailureWindow)
+                                     refundChangeWindow: refundService == nil ? 0 : configuration.refundChangeWindow)
     }
 
     /// The largest amount Stripe accepts, in the currency's smallest unit: "The amount value supports up to eight
     /// digits (e.g., a value of 99999999 for a USD charge of $999,999.99)" (Stripe API reference, PaymentIntent
     /// `amount`); a larger amount fails with the API error `amount_too_large`. Applied to every currency (Stripe's
     /// currencies page may list per-currency exceptions; none is in this project's reference, so none is assumed).
-    public static let maximumAmountMinorUnits: Int64 = 99_999_999
+    package static let maximumAmountMinorUnits: Int64 = 99_999_999
 
     /// ``maximumAmountMinorUnits`` for every currency, as the core applies it before Stripe is called.
-    public static let amountLimits = ProcessorAmountLimits(
+    package static let amountLimits = ProcessorAmountLimits(
         maximumForOtherCurrencies: maximumAmountMinorUnits,
         source: "Stripe accepts at most eight digits in the currency's smallest unit; more fails with amount_too_large",
         isDocumented: true)
@@ -155,13 +158,13 @@ public actor StripeProcessor: PaymentProcessor {
         let target = discovered[reader.id]
             ?? Stripe.Reader(serialNumber: reader.id, deviceType: Stripe.DeviceType(rawValue: reader.model) ?? .stripeM2)
         let configuration = Stripe.BluetoothConnectionConfiguration(
-            locationId: locationID, autoReconnectOnUnexpectedDisconnect: autoReconnect, delegate: bridge)
+            locationId: locationID, autoReconnectOnUnexpectedDisconnect: configuration.autoReconnectOnUnexpectedDisconnect, delegate: bridge)
         do {
             return StripeMapping.reader(try await client.connectReader(target, connectionConfig: configuration))
         } catch {
             var mapped = StripeMapping.paymentError(error, phase: .readerConnection)
             if error.code == .notConnectedToInternet {
-                // Seed 000's first connect-while-offline refusal ("The SDK isn't connected to the internet"): surface
+                // Stripe's first connect-while-offline refusal ("The SDK isn't connected to the internet"): surface
                 // it as the offline-connection refusal it is, keeping Stripe's error intact.
                 mapped.code = .readerOfflineConnectionRefused
                 mapped.message = "The reader cannot be connected offline: connect any reader online first, and make "
@@ -176,7 +179,7 @@ public actor StripeProcessor: PaymentProcessor {
         do { try await client.disconnectReader() } catch { throw StripeMapping.paymentError(error, phase: .readerConnection) }
     }
 
-    /// Reconnects on app start to the reader whose serial number the app saved (seed 004): scans for `timeout`
+    /// Reconnects on app start to the reader whose serial number the app saved: scans for `timeout`
     /// seconds and connects if that reader is found; otherwise this throws ``PaymentError/Code/readerConnectionFailed``.
     public func connectSavedReader(serialNumber: String, locationID: String, timeout: Double = 10) async throws -> Reader {
         let readers = try await scan(timeout: timeout)
@@ -202,9 +205,9 @@ public actor StripeProcessor: PaymentProcessor {
 
     func scan(timeout: Double) async throws -> [Stripe.Reader] {
         let collector = DiscoveryCollector()
-        let done = SDKCompletion<Stripe.ErrorCode?>()
+        let done = CallbackResult<Stripe.ErrorCode?>()
         let configuration = Stripe.DiscoveryConfiguration(method: .bluetoothScan, timeout: UInt(max(1, timeout.rounded(.up))),
-                                                          simulated: discoversSimulatedReaders)
+                                                          simulated: configuration.simulatedReaders)
         _ = await client.discoverReaders(configuration, delegate: collector, completion: { done.resume($0) })
         if let error = await done.value { throw StripeMapping.paymentError(error, phase: .readerConnection) }
         let readers = collector.readers
@@ -220,47 +223,3 @@ final class DiscoveryCollector: Stripe.DiscoveryDelegate {
     func didUpdateDiscoveredReaders(_ readers: [Stripe.Reader]) { latest.withLock { $0 = readers } }
 }
 
-/// One SDK completion, awaited once: the first value wins, later ones are ignored, and waiting ignores task
-/// cancellation (the SDK's answer is what counts; see ``PaymentProcessor``'s cancellation rules).
-final class SDKCompletion<Value: Sendable>: Sendable {
-    private struct State {
-        var value: Value?
-        var delivered = false
-        var waiter: CheckedContinuation<Value, Never>?
-    }
-    private let state = Locked(State())
-
-    init() {}
-
-    /// The SDK's completion block.
-    func resume(_ value: Value) {
-        let waiter = state.withLock { s -> CheckedContinuation<Value, Never>? in
-            guard !s.delivered, s.value == nil else { return nil }
-            if let waiter = s.waiter {
-                s.waiter = nil
-                s.delivered = true
-                return waiter
-            }
-            s.value = value
-            return nil
-        }
-        waiter?.resume(returning: value)
-    }
-
-    /// The value, once the SDK has answered.
-    var value: Value {
-        get async {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { s -> Value? in
-                    if let value = s.value, !s.delivered {
-                        s.delivered = true
-                        return value
-                    }
-                    s.waiter = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        }
-    }
-}

@@ -12,7 +12,7 @@ import Tender
 /// ``StripeRESTServerLookup`` implements it over any `StripeRESTLookup` (TenderWire): `TenderServer`'s Stripe client, or
 /// the app's own call to its server answering with Stripe's REST objects. ``StripeSimulator``'s server implements it
 /// in tests.
-public protocol StripeServerLookup: Sendable {
+package protocol StripeServerLookup: Sendable {
     /// `GET /v1/payment_intents/search?query=metadata['key']:'value'`: the intents whose `metadata[key] == value`,
     /// oldest first, as Stripe's search index has them now.
     /// - Throws: when the server cannot be reached (the adapter then answers "unknown").
@@ -41,7 +41,7 @@ public struct StripeRESTServerLookup: StripeServerLookup {
 
     /// The intents carrying `metadata[key] == value`, oldest first, converted. Empty when nothing was found, which
     /// (Search being eventually consistent) is "not seen yet", never "never created".
-    public func paymentIntents(metadataKey key: String, value: String) async throws -> [Stripe.PaymentIntent] {
+    package func paymentIntents(metadataKey key: String, value: String) async throws -> [Stripe.PaymentIntent] {
         var converted: [Stripe.PaymentIntent] = []
         for intent in try await rest.findPaymentIntents(metadataKey: key, value: value).intents {
             converted.append(try Self.paymentIntent(intent))
@@ -50,13 +50,13 @@ public struct StripeRESTServerLookup: StripeServerLookup {
     }
 
     /// The intent by id, converted, or nil when Stripe has none with this id.
-    public func paymentIntent(id: String) async throws -> Stripe.PaymentIntent? {
+    package func paymentIntent(id: String) async throws -> Stripe.PaymentIntent? {
         guard let intent = try await rest.retrievePaymentIntent(id: id) else { return nil }
         return try Self.paymentIntent(intent)
     }
 
     /// Cancels an abandoned attempt's intent; one already canceled is returned as it is.
-    public func cancelPaymentIntent(id: String) async throws -> Stripe.PaymentIntent {
+    package func cancelPaymentIntent(id: String) async throws -> Stripe.PaymentIntent {
         try Self.paymentIntent(try await rest.cancelAbandonedPaymentIntent(id: id))
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 extension Stripe {
-    /// `SCPOfflineBehavior` ⚑, set on a ``CreateConfiguration``.
-    public enum OfflineBehavior: String, Hashable, Sendable, Codable, CaseIterable {
+    /// `SCPOfflineBehavior` (offline), set on a ``CreateConfiguration``.
+    package enum OfflineBehavior: String, Hashable, Sendable, Codable, CaseIterable {
         /// Online if connectivity exists, otherwise offline. The SDK's default.
         case preferOnline
         /// Only with connectivity; since 3.6 always attempts online first.
@@ -11,8 +11,8 @@ extension Stripe {
         case forceOffline
     }
 
-    /// `SCPNetworkStatus` ⚑: the SDK's connection to stripe.com.
-    public enum NetworkStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    /// `SCPNetworkStatus` (offline): the SDK's connection to stripe.com.
+    package enum NetworkStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// The initial value.
         case unknown
         /// stripe.com cannot be reached.
@@ -21,58 +21,58 @@ extension Stripe {
         case online
     }
 
-    /// `SCPOfflineDetails` ⚑ (`PaymentIntent.offlineDetails`).
-    public struct OfflineDetails: Hashable, Sendable, Codable {
+    /// `SCPOfflineDetails` (offline) (`PaymentIntent.offlineDetails`).
+    package struct OfflineDetails: Hashable, Sendable, Codable {
         /// `storedAt`: when the payment was collected (the SDK's clock, not the app's).
-        public var storedAt: Date?
+        package var storedAt: Date?
         /// `requiresUpload`: still needs forwarding. Such a payment is not ready to capture.
-        public var requiresUpload: Bool
+        package var requiresUpload: Bool
         /// `cardPresentDetails` (`SCPOfflineCardPresentDetails`).
-        public var cardPresentDetails: CardPresentDetails?
+        package var cardPresentDetails: CardPresentDetails?
 
         /// Creates offline details.
-        public init(storedAt: Date?, requiresUpload: Bool, cardPresentDetails: CardPresentDetails?) {
+        package init(storedAt: Date?, requiresUpload: Bool, cardPresentDetails: CardPresentDetails?) {
             self.storedAt = storedAt
             self.requiresUpload = requiresUpload
             self.cardPresentDetails = cardPresentDetails
         }
     }
 
-    /// `SCPOfflineStatusDetails` ⚑. The SDK reports counts and amounts only: it offers no listing of the payments
+    /// `SCPOfflineStatusDetails` (offline). The SDK reports counts and amounts only: it offers no listing of the payments
     /// it stores (which is why the adapter never depends on one).
-    public struct OfflineStatusDetails: Hashable, Sendable, Codable {
+    package struct OfflineStatusDetails: Hashable, Sendable, Codable {
         /// `paymentsCount`: stored, unforwarded intents; nil after `clearCachedCredentials` (then unknown).
-        public var paymentsCount: Int?
+        package var paymentsCount: Int?
         /// `paymentAmountsByCurrency`: lowercase code → minor units (tips included).
-        public var paymentAmountsByCurrency: [String: Int64]
+        package var paymentAmountsByCurrency: [String: Int64]
         /// `networkStatus`; starts `unknown`.
-        public var networkStatus: NetworkStatus
+        package var networkStatus: NetworkStatus
 
         /// Creates details.
-        public init(paymentsCount: Int?, paymentAmountsByCurrency: [String: Int64], networkStatus: NetworkStatus) {
+        package init(paymentsCount: Int?, paymentAmountsByCurrency: [String: Int64], networkStatus: NetworkStatus) {
             self.paymentsCount = paymentsCount
             self.paymentAmountsByCurrency = paymentAmountsByCurrency
             self.networkStatus = networkStatus
         }
     }
 
-    /// `SCPOfflineStatus` ⚑.
-    public struct OfflineStatus: Hashable, Sendable, Codable {
+    /// `SCPOfflineStatus` (offline).
+    package struct OfflineStatus: Hashable, Sendable, Codable {
         /// `sdk`: the POS device, which stores and forwards for mobile readers.
-        public var sdk: OfflineStatusDetails
+        package var sdk: OfflineStatusDetails
         /// `reader`: the connected smart reader; nil for mobile readers or none.
-        public var reader: OfflineStatusDetails?
+        package var reader: OfflineStatusDetails?
 
         /// Creates a status.
-        public init(sdk: OfflineStatusDetails, reader: OfflineStatusDetails? = nil) {
+        package init(sdk: OfflineStatusDetails, reader: OfflineStatusDetails? = nil) {
             self.sdk = sdk
             self.reader = reader
         }
     }
 
-    /// `SCPOfflineDelegate` ⚑ (all methods required). Set once on `Terminal.shared.offlineDelegate`; there is one
+    /// `SCPOfflineDelegate` (offline) (all methods required). Set once on `Terminal.shared.offlineDelegate`; there is one
     /// delegate at a time (setting another replaces it).
-    public protocol OfflineDelegate: Sendable {
+    package protocol OfflineDelegate: Sendable {
         /// `terminal(_:didChange:)`: a field of `offlineStatus` changed.
         func didChangeOfflineStatus(_ offlineStatus: OfflineStatus)
         /// `terminal(_:didForwardPaymentIntent:error:)`: a stored intent was forwarded, or forwarding it failed. On

@@ -4,7 +4,7 @@ import Foundation
 
 extension Stripe {
     /// `SCPPaymentIntentStatus`.
-    public enum PaymentIntentStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum PaymentIntentStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// Next step: `collectPaymentMethod`.
         case requiresPaymentMethod
         /// Next step: `confirmPaymentIntent`.
@@ -24,7 +24,7 @@ extension Stripe {
     }
 
     /// `SCPCaptureMethod`. `PaymentIntentParameters` defaults to ``manual``.
-    public enum CaptureMethod: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum CaptureMethod: String, Hashable, Sendable, Codable, CaseIterable {
         /// Capture later, on the backend.
         case manual
         /// Captured on confirmation.
@@ -32,7 +32,7 @@ extension Stripe {
     }
 
     /// `SCPPaymentStatus`: the Terminal's payment activity.
-    public enum PaymentStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum PaymentStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// Busy, or no reader.
         case notReady
         /// Ready for a payment.
@@ -44,7 +44,7 @@ extension Stripe {
     }
 
     /// `SCPCardBrand`.
-    public enum CardBrand: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum CardBrand: String, Hashable, Sendable, Codable, CaseIterable {
         /// Visa.
         case visa
         /// American Express.
@@ -72,7 +72,7 @@ extension Stripe {
     }
 
     /// `SCPReadMethod`.
-    public enum ReadMethod: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum ReadMethod: String, Hashable, Sendable, Codable, CaseIterable {
         /// Unknown.
         case unknown
         /// Chip inserted.
@@ -87,11 +87,11 @@ extension Stripe {
         case contactlessMagstripeMode
 
         /// Whether the card data came from a swipe, which Stripe refuses offline (`cardSwipeNotAvailable`).
-        public var isSwipe: Bool { self == .magneticStripeFallback || self == .magneticStripeTrack2 }
+        package var isSwipe: Bool { self == .magneticStripeFallback || self == .magneticStripeTrack2 }
     }
 
     /// `SCPChargeStatus`.
-    public enum ChargeStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum ChargeStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// Authorized (and captured or capturable).
         case succeeded
         /// Pending.
@@ -101,7 +101,7 @@ extension Stripe {
     }
 
     /// `SCPPaymentMethodType` (the card-present ones the adapter meets).
-    public enum PaymentMethodType: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum PaymentMethodType: String, Hashable, Sendable, Codable, CaseIterable {
         /// `card_present`.
         case cardPresent
         /// `interac_present` (Canada): refunded in person, through the reader.
@@ -116,25 +116,25 @@ extension Stripe {
 extension Stripe {
     /// `SCPReceiptDetails`: the EMV fields for a receipt. Offline, `accountType` and `authorizationResponseCode`
     /// are unavailable.
-    public struct ReceiptDetails: Hashable, Sendable, Codable {
+    package struct ReceiptDetails: Hashable, Sendable, Codable {
         /// `accountType`.
-        public var accountType: String?
+        package var accountType: String?
         /// `applicationPreferredName`.
-        public var applicationPreferredName: String?
+        package var applicationPreferredName: String?
         /// `dedicatedFileName` (the AID).
-        public var dedicatedFileName: String?
+        package var dedicatedFileName: String?
         /// `authorizationCode`.
-        public var authorizationCode: String?
+        package var authorizationCode: String?
         /// `authorizationResponseCode`.
-        public var authorizationResponseCode: String?
+        package var authorizationResponseCode: String?
         /// `applicationCryptogram`, `terminalVerificationResults`, `transactionStatusInformation`.
-        public var applicationCryptogram: String?, terminalVerificationResults: String?,
+        package var applicationCryptogram: String?, terminalVerificationResults: String?,
                    transactionStatusInformation: String?
         /// `cardholderVerificationMethod`.
-        public var cardholderVerificationMethod: String?
+        package var cardholderVerificationMethod: String?
 
         /// Creates receipt details.
-        public init(accountType: String? = nil, applicationPreferredName: String? = nil,
+        package init(accountType: String? = nil, applicationPreferredName: String? = nil,
                     dedicatedFileName: String? = nil, authorizationCode: String? = nil,
                     authorizationResponseCode: String? = nil, applicationCryptogram: String? = nil,
                     terminalVerificationResults: String? = nil, transactionStatusInformation: String? = nil,
@@ -152,25 +152,25 @@ extension Stripe {
     }
 
     /// `SCPCardPresentDetails` (a charge's `paymentMethodDetails.cardPresent` or `.interacPresent`) and
-    /// `SCPOfflineCardPresentDetails` ⚑: what a receipt may show. Never the card number, track data or PIN.
-    public struct CardPresentDetails: Hashable, Sendable, Codable {
+    /// `SCPOfflineCardPresentDetails` (offline): what a receipt may show. Never the card number, track data or PIN.
+    package struct CardPresentDetails: Hashable, Sendable, Codable {
         /// `brand`; may be ``CardBrand/unknown`` offline until forwarded.
-        public var brand: CardBrand
+        package var brand: CardBrand
         /// `last4`.
-        public var last4: String?
+        package var last4: String?
         /// `expMonth` / `expYear` (0 if missing).
-        public var expMonth: Int, expYear: Int
+        package var expMonth: Int, expYear: Int
         /// `readMethod`.
-        public var readMethod: ReadMethod
+        package var readMethod: ReadMethod
         /// `cardholderName`.
-        public var cardholderName: String?
+        package var cardholderName: String?
         /// `receipt` (online) / `receiptDetails` (offline).
-        public var receiptDetails: ReceiptDetails?
+        package var receiptDetails: ReceiptDetails?
         /// `captureBefore` (online only): when the uncaptured authorization expires.
-        public var captureBefore: Date?
+        package var captureBefore: Date?
 
         /// Creates card-present details.
-        public init(brand: CardBrand, last4: String?, expMonth: Int = 0, expYear: Int = 0, readMethod: ReadMethod,
+        package init(brand: CardBrand, last4: String?, expMonth: Int = 0, expYear: Int = 0, readMethod: ReadMethod,
                     cardholderName: String? = nil, receiptDetails: ReceiptDetails? = nil, captureBefore: Date? = nil) {
             self.brand = brand
             self.last4 = last4
@@ -185,26 +185,26 @@ extension Stripe {
 
     /// `SCPCharge` (the fields the adapter reads). The SDK's `paymentMethodDetails` is flattened to its
     /// card-present details and type.
-    public struct Charge: Hashable, Sendable, Codable {
+    package struct Charge: Hashable, Sendable, Codable {
         /// `stripeId` (`ch_…`).
-        public var stripeId: String
+        package var stripeId: String
         /// `amount`, minor units.
-        public var amount: UInt
+        package var amount: UInt
         /// `currency`, lowercase.
-        public var currency: String
+        package var currency: String
         /// `status`.
-        public var status: ChargeStatus
+        package var status: ChargeStatus
         /// `captured`.
-        public var captured: Bool
+        package var captured: Bool
         /// `amountRefunded`.
-        public var amountRefunded: UInt
+        package var amountRefunded: UInt
         /// `paymentMethodDetails.type`.
-        public var paymentMethodType: PaymentMethodType
+        package var paymentMethodType: PaymentMethodType
         /// `paymentMethodDetails.cardPresent` (or `.interacPresent`).
-        public var cardPresentDetails: CardPresentDetails?
+        package var cardPresentDetails: CardPresentDetails?
 
         /// Creates a charge.
-        public init(stripeId: String, amount: UInt, currency: String, status: ChargeStatus, captured: Bool = false,
+        package init(stripeId: String, amount: UInt, currency: String, status: ChargeStatus, captured: Bool = false,
                     amountRefunded: UInt = 0, paymentMethodType: PaymentMethodType = .cardPresent,
                     cardPresentDetails: CardPresentDetails? = nil) {
             self.stripeId = stripeId
@@ -224,47 +224,47 @@ extension Stripe {
 extension Stripe {
     /// `SCPPaymentIntent` (the fields the adapter uses). The real SDK returns objects, not ids: an intent created
     /// offline has no `stripeId` until it is forwarded, so the object itself is what the app passes back.
-    public struct PaymentIntent: Hashable, Sendable, Codable {
+    package struct PaymentIntent: Hashable, Sendable, Codable {
         /// The SDK object this value stands for, opaque: the bridge keeps a registry from handle to `SCPPaymentIntent`
         /// and passes that object back to the SDK. `nil` for copies that did not come from the SDK (Stripe's
         /// server copies, through ``StripeServerLookup``): those must be retrieved through the SDK
         /// (`retrievePaymentIntent(clientSecret:)`) before the SDK can use them. A relaunch forgets every handle.
         /// Never use it to reconcile: use ``metadata`` and ``stripeId``.
-        public var sdkHandle: String?
+        package var sdkHandle: String?
         /// `stripeId`: nil when created offline, set after forwarding.
-        public var stripeId: String?
+        package var stripeId: String?
         /// `status`.
-        public var status: PaymentIntentStatus
+        package var status: PaymentIntentStatus
         /// `amount` in minor units.
-        public var amount: UInt
+        package var amount: UInt
         /// `currency`, lowercase (`"usd"`).
-        public var currency: String
+        package var currency: String
         /// `captureMethod`.
-        public var captureMethod: CaptureMethod
+        package var captureMethod: CaptureMethod
         /// `created`.
-        public var created: Date
+        package var created: Date
         /// `metadata`.
-        public var metadata: [String: String]
-        /// `offlineDetails` ⚑: set when created or confirmed offline.
-        public var offlineDetails: OfflineDetails?
+        package var metadata: [String: String]
+        /// `offlineDetails` (offline): set when created or confirmed offline.
+        package var offlineDetails: OfflineDetails?
         /// `charges`, oldest first (declined attempts included).
-        public var charges: [Charge]
+        package var charges: [Charge]
         /// `clientSecret` (5.0).
-        public var clientSecret: String?
+        package var clientSecret: String?
         /// `amountTip`.
-        public var amountTip: UInt?
+        package var amountTip: UInt?
         /// `amountCapturable`.
-        public var amountCapturable: UInt?
+        package var amountCapturable: UInt?
         /// `lastPaymentError`: why the last confirmation failed (a decline's `declineCode`).
-        public var lastPaymentError: ApiError?
+        package var lastPaymentError: ApiError?
         /// `canceledAt`.
-        public var canceledAt: Date?
+        package var canceledAt: Date?
         /// `cancellationReason` (`abandoned`, `requested_by_customer`…, or `automatic` when Stripe canceled it, as
         /// when an uncaptured authorization expires).
-        public var cancellationReason: String?
+        package var cancellationReason: String?
 
         /// Creates an intent (the SDK creates them; the simulator and tests use this).
-        public init(sdkHandle: String?, stripeId: String?, status: PaymentIntentStatus, amount: UInt, currency: String,
+        package init(sdkHandle: String?, stripeId: String?, status: PaymentIntentStatus, amount: UInt, currency: String,
                     captureMethod: CaptureMethod, created: Date, metadata: [String: String],
                     offlineDetails: OfflineDetails? = nil, charges: [Charge] = [], clientSecret: String? = nil,
                     amountTip: UInt? = nil, amountCapturable: UInt? = nil, lastPaymentError: ApiError? = nil,
@@ -289,31 +289,31 @@ extension Stripe {
 
         /// Seed 000's rule: ready to capture when the status is `requiresCapture` and `offlineDetails` is nil or
         /// has `requiresUpload == false`.
-        public var isReadyToCapture: Bool {
+        package var isReadyToCapture: Bool {
             status == .requiresCapture && !(offlineDetails?.requiresUpload ?? false)
         }
 
         /// The charge that authorized the payment, if any (the last succeeded one).
-        public var authorizedCharge: Charge? { charges.last { $0.status == .succeeded } }
+        package var authorizedCharge: Charge? { charges.last { $0.status == .succeeded } }
     }
 
     /// `SCPPaymentIntentParameters` (built with `PaymentIntentParametersBuilder(amount:currency:)`).
-    public struct PaymentIntentParameters: Hashable, Sendable {
+    package struct PaymentIntentParameters: Hashable, Sendable {
         /// `amount`, minor units.
-        public var amount: UInt
+        package var amount: UInt
         /// `currency`, lowercase.
-        public var currency: String
+        package var currency: String
         /// `paymentMethodTypes`; the SDK's default is `[cardPresent]` (Interac needs `interacPresent` too).
-        public var paymentMethodTypes: [PaymentMethodType]
+        package var paymentMethodTypes: [PaymentMethodType]
         /// `captureMethod`; the SDK's default is manual.
-        public var captureMethod: CaptureMethod
+        package var captureMethod: CaptureMethod
         /// `metadata`.
-        public var metadata: [String: String]
+        package var metadata: [String: String]
         /// `stripeDescription`.
-        public var stripeDescription: String?
+        package var stripeDescription: String?
 
         /// Creates parameters.
-        public init(amount: UInt, currency: String, paymentMethodTypes: [PaymentMethodType] = [.cardPresent],
+        package init(amount: UInt, currency: String, paymentMethodTypes: [PaymentMethodType] = [.cardPresent],
                     captureMethod: CaptureMethod = .manual, metadata: [String: String] = [:],
                     stripeDescription: String? = nil) {
             self.amount = amount
@@ -325,32 +325,32 @@ extension Stripe {
         }
     }
 
-    /// `SCPCreateConfiguration` ⚑: its only field is the offline behaviour.
-    public struct CreateConfiguration: Hashable, Sendable {
+    /// `SCPCreateConfiguration` (offline): its only field is the offline behaviour.
+    package struct CreateConfiguration: Hashable, Sendable {
         /// `offlineBehavior`; default `preferOnline`, effective only for offline-enabled accounts.
-        public var offlineBehavior: OfflineBehavior
+        package var offlineBehavior: OfflineBehavior
         /// Creates a configuration.
-        public init(offlineBehavior: OfflineBehavior = .preferOnline) { self.offlineBehavior = offlineBehavior }
+        package init(offlineBehavior: OfflineBehavior = .preferOnline) { self.offlineBehavior = offlineBehavior }
     }
 
     /// `SCPCollectPaymentIntentConfiguration` (the fields the adapter uses; SDK defaults).
-    public struct CollectPaymentIntentConfiguration: Hashable, Sendable {
+    package struct CollectPaymentIntentConfiguration: Hashable, Sendable {
         /// `skipTipping` (default false): no on-reader tip prompt, so no `amountTip`.
-        public var skipTipping: Bool
+        package var skipTipping: Bool
         /// `updatePaymentIntent` (default false; with an offline-created intent it fails with 1935).
-        public var updatePaymentIntent: Bool
+        package var updatePaymentIntent: Bool
         /// Creates a configuration.
-        public init(skipTipping: Bool = false, updatePaymentIntent: Bool = false) {
+        package init(skipTipping: Bool = false, updatePaymentIntent: Bool = false) {
             self.skipTipping = skipTipping
             self.updatePaymentIntent = updatePaymentIntent
         }
     }
 
     /// `SCPConfirmPaymentIntentConfiguration` (`returnUrl`, `surcharge`; the adapter sets neither).
-    public struct ConfirmPaymentIntentConfiguration: Hashable, Sendable {
+    package struct ConfirmPaymentIntentConfiguration: Hashable, Sendable {
         /// `returnUrl`.
-        public var returnUrl: String?
+        package var returnUrl: String?
         /// Creates a configuration.
-        public init(returnUrl: String? = nil) { self.returnUrl = returnUrl }
+        package init(returnUrl: String? = nil) { self.returnUrl = returnUrl }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 
 extension Stripe {
     /// `SCPConnectionStatus`.
-    public enum ConnectionStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum ConnectionStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// No reader connected.
         case notConnected
         /// Discovering readers (4.0).
@@ -18,7 +18,7 @@ extension Stripe {
     }
 
     /// `SCPReaderDisplayMessage`.
-    public enum ReaderDisplayMessage: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum ReaderDisplayMessage: String, Hashable, Sendable, Codable, CaseIterable {
         /// Retry the card.
         case retryCard
         /// Insert the card.
@@ -41,21 +41,21 @@ extension Stripe {
 
     /// `SCPReaderInputOptions` (an `NS_OPTIONS` set). The bits are this type's own; a bridge converts option by
     /// option.
-    public struct ReaderInputOptions: OptionSet, Hashable, Sendable, Codable {
+    package struct ReaderInputOptions: OptionSet, Hashable, Sendable, Codable {
         /// The bits.
-        public let rawValue: Int
+        package let rawValue: Int
         /// Creates options from bits.
-        public init(rawValue: Int) { self.rawValue = rawValue }
+        package init(rawValue: Int) { self.rawValue = rawValue }
         /// `swipeCard`.
-        public static let swipeCard = ReaderInputOptions(rawValue: 1 << 0)
+        package static let swipeCard = ReaderInputOptions(rawValue: 1 << 0)
         /// `insertCard`.
-        public static let insertCard = ReaderInputOptions(rawValue: 1 << 1)
+        package static let insertCard = ReaderInputOptions(rawValue: 1 << 1)
         /// `tapCard`.
-        public static let tapCard = ReaderInputOptions(rawValue: 1 << 2)
+        package static let tapCard = ReaderInputOptions(rawValue: 1 << 2)
     }
 
     /// `SCPReaderEvent`.
-    public enum ReaderEvent: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum ReaderEvent: String, Hashable, Sendable, Codable, CaseIterable {
         /// A card was inserted.
         case cardInserted
         /// The card was removed.
@@ -63,7 +63,7 @@ extension Stripe {
     }
 
     /// `SCPDisconnectReason`.
-    public enum DisconnectReason: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum DisconnectReason: String, Hashable, Sendable, Codable, CaseIterable {
         /// Unexpected.
         case unknown
         /// The app asked (`disconnectReader`).
@@ -89,7 +89,7 @@ extension Stripe {
     }
 
     /// `SCPDeviceType` (5.5), with the Swift case names of `sdk-surface/stripe-terminal-ios.json`.
-    public enum DeviceType: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum DeviceType: String, Hashable, Sendable, Codable, CaseIterable {
         /// BBPOS Chipper 2X BT.
         case chipper2X
         /// BBPOS WisePad 3.
@@ -113,7 +113,7 @@ extension Stripe {
         case stripeT600, stripeT600DevKit, stripeT610, stripeT610DevKit
 
         /// Bluetooth mobile readers (found by a Bluetooth scan; the POS device stores and forwards offline payments).
-        public var isMobileReader: Bool {
+        package var isMobileReader: Bool {
             switch self {
             case .chipper2X, .wisePad3, .stripeM2, .chipper1X, .wiseCube, .etna: true
             default: false
@@ -122,7 +122,7 @@ extension Stripe {
     }
 
     /// `SCPDiscoveryMethod` (`usb` exists only under `SCP_USB_ENABLED` and is left out).
-    public enum DiscoveryMethod: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum DiscoveryMethod: String, Hashable, Sendable, Codable, CaseIterable {
         /// All nearby Bluetooth readers, optionally for a limited time.
         case bluetoothScan
         /// The closest Bluetooth reader (Chipper 2X BT only); reported twice, serial number first.
@@ -134,7 +134,7 @@ extension Stripe {
     }
 
     /// `SCPBatteryStatus`.
-    public enum BatteryStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum BatteryStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// Unknown.
         case unknown
         /// At most 5 %.
@@ -146,7 +146,7 @@ extension Stripe {
     }
 
     /// `UpdateTimeEstimate` (ObjC `SCPUpdateDurationEstimate`; the Swift cases keep the `estimate` prefix).
-    public enum UpdateTimeEstimate: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum UpdateTimeEstimate: String, Hashable, Sendable, Codable, CaseIterable {
         /// Less than a minute.
         case estimateLessThan1Minute
         /// One to two minutes.
@@ -162,18 +162,18 @@ extension Stripe {
 
 extension Stripe {
     /// `SCPReaderSoftwareUpdate`.
-    public struct ReaderSoftwareUpdate: Hashable, Sendable, Codable {
+    package struct ReaderSoftwareUpdate: Hashable, Sendable, Codable {
         /// `deviceSoftwareVersion`.
-        public var deviceSoftwareVersion: String
+        package var deviceSoftwareVersion: String
         /// `durationEstimate`.
-        public var durationEstimate: UpdateTimeEstimate
+        package var durationEstimate: UpdateTimeEstimate
         /// `requiredAt`: in the past means it installs on connect.
-        public var requiredAt: Date
+        package var requiredAt: Date
         /// `isTestUpdate` (5.5).
-        public var isTestUpdate: Bool
+        package var isTestUpdate: Bool
 
         /// Creates an update.
-        public init(deviceSoftwareVersion: String, durationEstimate: UpdateTimeEstimate, requiredAt: Date,
+        package init(deviceSoftwareVersion: String, durationEstimate: UpdateTimeEstimate, requiredAt: Date,
                     isTestUpdate: Bool = true) {
             self.deviceSoftwareVersion = deviceSoftwareVersion
             self.durationEstimate = durationEstimate
@@ -184,28 +184,28 @@ extension Stripe {
 
     /// `SCPReader`. Bluetooth proximity first reports one with only ``serialNumber``; the other fields follow. The
     /// serial number is the handle: a bridge passes back the `SCPReader` it last discovered with that serial.
-    public struct Reader: Hashable, Sendable, Codable {
+    package struct Reader: Hashable, Sendable, Codable {
         /// `serialNumber`.
-        public var serialNumber: String
+        package var serialNumber: String
         /// `deviceType`.
-        public var deviceType: DeviceType
+        package var deviceType: DeviceType
         /// `deviceSoftwareVersion`, when known.
-        public var deviceSoftwareVersion: String?
+        package var deviceSoftwareVersion: String?
         /// `batteryLevel` (a boxed `Float`, 0...1), when known.
-        public var batteryLevel: Float?
+        package var batteryLevel: Float?
         /// `batteryStatus`.
-        public var batteryStatus: BatteryStatus
+        package var batteryStatus: BatteryStatus
         /// `isCharging`, when known.
-        public var isCharging: Bool?
+        package var isCharging: Bool?
         /// `locationId`, once connected.
-        public var locationId: String?
+        package var locationId: String?
         /// `availableUpdate`.
-        public var availableUpdate: ReaderSoftwareUpdate?
+        package var availableUpdate: ReaderSoftwareUpdate?
         /// `simulated`.
-        public var simulated: Bool
+        package var simulated: Bool
 
         /// Creates a reader.
-        public init(serialNumber: String, deviceType: DeviceType, deviceSoftwareVersion: String? = nil,
+        package init(serialNumber: String, deviceType: DeviceType, deviceSoftwareVersion: String? = nil,
                     batteryLevel: Float? = nil, batteryStatus: BatteryStatus = .unknown, isCharging: Bool? = nil,
                     locationId: String? = nil, availableUpdate: ReaderSoftwareUpdate? = nil, simulated: Bool = false) {
             self.serialNumber = serialNumber
@@ -223,16 +223,16 @@ extension Stripe {
     /// `SCPDiscoveryConfiguration`: one value for the SDK's per-method classes (`BluetoothScanDiscoveryConfiguration`
     /// …), which a bridge builds with their builders. Like the SDK's builders, it looks for real readers unless
     /// ``simulated`` is set.
-    public struct DiscoveryConfiguration: Hashable, Sendable {
+    package struct DiscoveryConfiguration: Hashable, Sendable {
         /// The discovery method (the class a bridge builds).
-        public var method: DiscoveryMethod
+        package var method: DiscoveryMethod
         /// `timeout` in seconds (Bluetooth scan); 0, the SDK's default, scans until connected or canceled.
-        public var timeout: UInt
+        package var timeout: UInt
         /// `setSimulated(_:)`; default false.
-        public var simulated: Bool
+        package var simulated: Bool
 
         /// Creates a configuration.
-        public init(method: DiscoveryMethod = .bluetoothScan, timeout: UInt = 0, simulated: Bool = false) {
+        package init(method: DiscoveryMethod = .bluetoothScan, timeout: UInt = 0, simulated: Bool = false) {
             self.method = method
             self.timeout = timeout
             self.simulated = simulated
@@ -241,16 +241,16 @@ extension Stripe {
 
     /// `SCPBluetoothConnectionConfiguration` (built with `BluetoothConnectionConfigurationBuilder(delegate:locationId:)`).
     /// The SDK holds the delegate weakly: a bridge keeps it alive for the connection's lifetime.
-    public struct BluetoothConnectionConfiguration: Sendable {
+    package struct BluetoothConnectionConfiguration: Sendable {
         /// `locationId`: required; the reader registers to this location.
-        public var locationId: String
+        package var locationId: String
         /// `autoReconnectOnUnexpectedDisconnect`; defaults to true (4.0+).
-        public var autoReconnectOnUnexpectedDisconnect: Bool
+        package var autoReconnectOnUnexpectedDisconnect: Bool
         /// The reader's delegate (required by the SDK's builder).
-        public var delegate: (any MobileReaderDelegate)?
+        package var delegate: (any MobileReaderDelegate)?
 
         /// Creates a configuration.
-        public init(locationId: String, autoReconnectOnUnexpectedDisconnect: Bool = true,
+        package init(locationId: String, autoReconnectOnUnexpectedDisconnect: Bool = true,
                     delegate: (any MobileReaderDelegate)?) {
             self.locationId = locationId
             self.autoReconnectOnUnexpectedDisconnect = autoReconnectOnUnexpectedDisconnect
@@ -263,14 +263,14 @@ extension Stripe {
 
 extension Stripe {
     /// `SCPDiscoveryDelegate`, passed to each discovery.
-    public protocol DiscoveryDelegate: Sendable {
+    package protocol DiscoveryDelegate: Sendable {
         /// `terminal(_:didUpdateDiscoveredReaders:)`: the latest full list of readers found.
         func didUpdateDiscoveredReaders(_ readers: [Reader])
     }
 
     /// `SCPMobileReaderDelegate` with the base `SCPReaderDelegate` (disconnect and reconnection callbacks, optional
     /// in the SDK, required here: a bridge forwards every one). Carried by the connection configuration.
-    public protocol MobileReaderDelegate: Sendable {
+    package protocol MobileReaderDelegate: Sendable {
         /// `reader(_:didReportAvailableUpdate:)`: an optional update, with its `requiredAt`.
         func didReportAvailableUpdate(_ update: ReaderSoftwareUpdate)
         /// `reader(_:didStartInstallingUpdate:cancelable:)`. Canceling a required update fails the connection.

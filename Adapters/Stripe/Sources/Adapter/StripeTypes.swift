@@ -16,7 +16,7 @@ import Tender
 /// The types are split by concern: payments (`StripeTypes+Payments.swift`), readers (`+Readers`), offline
 /// (`+Offline`) and errors (`+Errors`); this file holds the cancelable, the simulated-reader enums and the in-person
 /// refund types.
-public enum Stripe {}
+package enum Stripe {}
 
 // MARK: - Cancelable
 
@@ -29,7 +29,7 @@ extension Stripe {
     /// confirmation already on its way to Stripe). Since 5.0 every cancel completion is called.
     ///
     /// Bridge: wrap the `SCPCancelable` the SDK returned; `cancel` calls `cancel(_:)` and converts the error.
-    public protocol Cancelable: AnyObject, Sendable {
+    package protocol Cancelable: AnyObject, Sendable {
         /// `completed`: the command has finished; canceling now fails.
         var completed: Bool { get }
         /// `cancel(_:)`: asks the SDK to cancel; `completion` gets nil or the reason it could not.
@@ -39,10 +39,8 @@ extension Stripe {
 
 extension Stripe.Cancelable {
     /// `cancel()` in its `async` form: nil when the SDK accepted the cancellation, or the reason it could not.
-    public func cancel() async -> Stripe.ErrorCode? {
-        await withCheckedContinuation { continuation in
-            cancel { error in continuation.resume(returning: error) }
-        }
+    package func cancel() async -> Stripe.ErrorCode? {
+        await awaitCallback { resume in cancel { resume($0) } }
     }
 }
 
@@ -50,7 +48,7 @@ extension Stripe.Cancelable {
 
 extension Stripe {
     /// `SCPSimulatedCardType`: the simulator's test cards (`SimulatorConfiguration.simulatedCard`).
-    public enum SimulatedCardType: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum SimulatedCardType: String, Hashable, Sendable, Codable, CaseIterable {
         /// Visa.
         case visa
         /// Visa debit.
@@ -111,9 +109,9 @@ extension Stripe {
         case offlinePinScaRetry
     }
 
-    /// `SCPSimulatedOfflineMode` ⚑ (5.5 preview, `SimulatedOfflineModeConfiguration.sdkOfflineMode`): how the
+    /// `SCPSimulatedOfflineMode` (offline) (5.5 preview, `SimulatedOfflineModeConfiguration.sdkOfflineMode`): how the
     /// simulated network behaves.
-    public enum SimulatedOfflineMode: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum SimulatedOfflineMode: String, Hashable, Sendable, Codable, CaseIterable {
         /// The network works.
         case disabled
         /// Every request fails at once.
@@ -127,14 +125,14 @@ extension Stripe {
     /// `SCPTestReaderUpdateType` (5.5), plus `none`: the software update a simulated reader offers. The SDK takes a
     /// `TestReaderUpdate` on the connection configuration; the adapter never sets one, so the simulator takes it in
     /// its own configuration instead.
-    public enum TestReaderUpdate: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum TestReaderUpdate: String, Hashable, Sendable, Codable, CaseIterable {
         /// No update.
         case none
         /// An optional update; becomes required 7 days after it is reported.
         case available
         /// A required update; installs on connect.
         case required
-        /// ⚑ An update required for offline use: an offline connect fails, an online connect installs it.
+        /// An update required for offline use: an offline connect fails, an online connect installs it.
         case requiredOffline
         /// A required update with the battery too low: the update fails and so does the Bluetooth connect.
         case lowBattery
@@ -147,7 +145,7 @@ extension Stripe {
 
 extension Stripe {
     /// `SCPRefundStatus`.
-    public enum RefundStatus: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum RefundStatus: String, Hashable, Sendable, Codable, CaseIterable {
         /// The refund succeeded.
         case succeeded
         /// The refund is pending.
@@ -160,18 +158,18 @@ extension Stripe {
 
     /// `SCPRefundParameters` (built with `RefundParametersBuilder(paymentIntentId:clientSecret:amount:currency:)`
     /// or `(chargeId:amount:currency:)`).
-    public struct RefundParameters: Hashable, Sendable {
+    package struct RefundParameters: Hashable, Sendable {
         /// `paymentIntentId` and `clientSecret`, or `chargeId`.
-        public var paymentIntentId: String?, clientSecret: String?, chargeId: String?
+        package var paymentIntentId: String?, clientSecret: String?, chargeId: String?
         /// `amount`, minor units.
-        public var amount: UInt
+        package var amount: UInt
         /// `currency`, lowercase.
-        public var currency: String
+        package var currency: String
         /// `metadata` (Tender puts its idempotency key here: the SDK takes none).
-        public var metadata: [String: String]
+        package var metadata: [String: String]
 
         /// Creates parameters.
-        public init(paymentIntentId: String? = nil, clientSecret: String? = nil, chargeId: String? = nil,
+        package init(paymentIntentId: String? = nil, clientSecret: String? = nil, chargeId: String? = nil,
                     amount: UInt, currency: String, metadata: [String: String] = [:]) {
             self.paymentIntentId = paymentIntentId
             self.clientSecret = clientSecret
@@ -183,28 +181,28 @@ extension Stripe {
     }
 
     /// `SCPCollectRefundConfiguration` (the adapter sets nothing; kept for the call's shape).
-    public struct CollectRefundConfiguration: Hashable, Sendable {
+    package struct CollectRefundConfiguration: Hashable, Sendable {
         /// Creates a configuration.
-        public init() {}
+        package init() {}
     }
 
     /// `SCPRefund`.
-    public struct Refund: Hashable, Sendable, Codable {
+    package struct Refund: Hashable, Sendable, Codable {
         /// `stripeId` (`re_…`).
-        public var stripeId: String
+        package var stripeId: String
         /// `amount`, `currency`.
-        public var amount: UInt, currency: String
+        package var amount: UInt, currency: String
         /// `charge`: the refunded charge's id.
-        public var charge: String
+        package var charge: String
         /// `status`.
-        public var status: RefundStatus
+        package var status: RefundStatus
         /// `metadata`.
-        public var metadata: [String: String]
+        package var metadata: [String: String]
         /// `failureReason`, for a failed refund.
-        public var failureReason: String?
+        package var failureReason: String?
 
         /// Creates a refund.
-        public init(stripeId: String, amount: UInt, currency: String, charge: String, status: RefundStatus,
+        package init(stripeId: String, amount: UInt, currency: String, charge: String, status: RefundStatus,
                     metadata: [String: String] = [:], failureReason: String? = nil) {
             self.stripeId = stripeId
             self.amount = amount

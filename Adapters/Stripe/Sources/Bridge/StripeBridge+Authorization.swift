@@ -8,12 +8,12 @@ import StripeTerminal
 import Foundation
 import TenderStripe
 
-/// The SDK's `ConnectionTokenProvider` over the app's ``Stripe/ConnectionTokenProvider``: give it to
-/// `Terminal.initWithTokenProvider(_:delegate:offlineDelegate:logLevel:)` once, at launch, before anything reads
+/// The SDK's `ConnectionTokenProvider` over the app's way of getting a connection token from its server: give it
+/// to `Terminal.initWithTokenProvider(_:delegate:offlineDelegate:logLevel:)` once, at launch, before anything reads
 /// `Terminal.shared` (the SDK has no way to change the provider afterwards):
 /// ```swift
-/// Terminal.initWithTokenProvider(StripeBridgeTokenProvider(MyConnectionTokens()), delegate: nil,
-///                                offlineDelegate: nil, logLevel: .none)
+/// Terminal.initWithTokenProvider(StripeBridgeTokenProvider { try await myServer.connectionToken() },
+///                                delegate: nil, offlineDelegate: nil, logLevel: .none)
 /// ```
 /// The SDK asks for a token with the completion form, on any thread (when connecting a reader, and while forwarding
 /// offline payments, even when it believes it is offline); this runs the app's `async` provider in a task and answers
@@ -23,9 +23,14 @@ public final class StripeBridgeTokenProvider: NSObject, ConnectionTokenProvider,
     private let provider: any Stripe.ConnectionTokenProvider
 
     /// Wraps the app's provider.
-    public init(_ provider: any Stripe.ConnectionTokenProvider) {
+    package init(_ provider: any Stripe.ConnectionTokenProvider) {
         self.provider = provider
         super.init()
+    }
+
+    /// Asks `fetch` for each token (the app's server's `POST /v1/terminal/connection_tokens`).
+    public convenience init(_ fetch: @escaping @Sendable () async throws -> String) {
+        self.init(ClosureTokenProvider(fetch: fetch))
     }
 
     /// `fetchConnectionToken(_:)`: asks the app's provider and calls `completion` once with its answer.
@@ -43,10 +48,16 @@ public final class StripeBridgeTokenProvider: NSObject, ConnectionTokenProvider,
     }
 }
 
+/// The app's closure as the adapter's token provider.
+private struct ClosureTokenProvider: Stripe.ConnectionTokenProvider {
+    let fetch: @Sendable () async throws -> String
+    func fetchConnectionToken() async throws -> String { try await fetch() }
+}
+
 extension StripeTerminalBridge {
     /// `clearCachedCredentials()` (the SDK's Swift overlay returns a `Result`), on the main actor: for an account
     /// switch. The SDK refuses while a reader is connected (`unexpectedOperationError`, 5008).
-    public func clearCachedCredentials() async throws(Stripe.ErrorCode) {
+    package func clearCachedCredentials() async throws(Stripe.ErrorCode) {
         if let error = await clearOnMain() { throw error }
     }
 

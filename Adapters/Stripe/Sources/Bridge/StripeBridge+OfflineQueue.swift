@@ -12,7 +12,7 @@ extension StripeTerminalBridge {
     /// `Terminal.shared.offlineStatus`, read on the main actor: the SDK's network status and the count and amounts of
     /// what it stores (`paymentsCount` and the amounts are `NSNumber`s in the SDK, unboxed here; a nil count stays
     /// nil: unknown after `clearCachedCredentials`).
-    public var offlineStatus: Stripe.OfflineStatus {
+    package var offlineStatus: Stripe.OfflineStatus {
         get async { await readOfflineStatus() }
     }
 

@@ -6,6 +6,7 @@ import StripeTerminal
 
 #if StripeTerminalSDK || TENDER_SURFACE_MIRROR
 import Foundation
+import class Tender.CallbackResult
 import TenderStripe
 
 extension StripeTerminalBridge {
@@ -13,17 +14,17 @@ extension StripeTerminalBridge {
 
     /// `createPaymentIntent(_:createConfig:completion:)` with parameters from `PaymentIntentParametersBuilder` and the
     /// offline behaviour from `CreateConfigurationBuilder` (either builder's error is thrown, nothing is created).
-    public func createPaymentIntent(_ parameters: Stripe.PaymentIntentParameters,
+    package func createPaymentIntent(_ parameters: Stripe.PaymentIntentParameters,
                                     createConfig: Stripe.CreateConfiguration?) async throws(Stripe.ErrorCode)
         -> Stripe.PaymentIntent {
-        let answer = StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
+        let answer = CallbackResult<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
         await startCreation(parameters, createConfig: createConfig, answer: answer)
         return try await answer.value.get()
     }
 
     @MainActor private func startCreation(_ parameters: Stripe.PaymentIntentParameters,
                                           createConfig: Stripe.CreateConfiguration?,
-                                          answer: StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>) {
+                                          answer: CallbackResult<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>) {
         let registry = registry
         let sdkParameters: PaymentIntentParameters
         let sdkConfiguration: CreateConfiguration?
@@ -46,14 +47,14 @@ extension StripeTerminalBridge {
     }
 
     /// `retrievePaymentIntent(clientSecret:completion:)`: a new SDK object (a new handle) for an intent Stripe holds.
-    public func retrievePaymentIntent(clientSecret: String) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
-        let answer = StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
+    package func retrievePaymentIntent(clientSecret: String) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
+        let answer = CallbackResult<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
         await startRetrieval(clientSecret, answer: answer)
         return try await answer.value.get()
     }
 
     @MainActor private func startRetrieval(_ clientSecret: String,
-                                           answer: StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>) {
+                                           answer: CallbackResult<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>) {
         let registry = registry
         terminal.retrievePaymentIntent(clientSecret: clientSecret) { @Sendable intent, error in
             answer.resume(Self.result(intent, error, registry: registry, call: "retrievePaymentIntent"))
@@ -65,7 +66,7 @@ extension StripeTerminalBridge {
     /// `collectPaymentMethod(_:collectConfig:completion:)` on the registered object, with `skipTipping` and
     /// `updatePaymentIntent` from `CollectPaymentIntentConfigurationBuilder`. An unknown handle is refused
     /// (`confirmInvalidPaymentIntent`, no intent) without calling the SDK, as is a builder's error.
-    public func collectPaymentMethod(_ paymentIntent: Stripe.PaymentIntent,
+    package func collectPaymentMethod(_ paymentIntent: Stripe.PaymentIntent,
                                      collectConfig: Stripe.CollectPaymentIntentConfiguration?,
                                      completion: @escaping @Sendable (Stripe.PaymentIntent?, Stripe.ErrorCode?) -> Void)
         async -> (any Stripe.Cancelable)? {
@@ -104,7 +105,7 @@ extension StripeTerminalBridge {
     /// `ConfirmPaymentIntentError`, whose `paymentIntent` (nil: outcome unknown) becomes the error's intent. An unknown
     /// handle is refused (`confirmInvalidPaymentIntent`) without calling the SDK and with no intent: the adapter then
     /// asks Stripe what happened rather than assume nothing did.
-    public func confirmPaymentIntent(_ paymentIntent: Stripe.PaymentIntent,
+    package func confirmPaymentIntent(_ paymentIntent: Stripe.PaymentIntent,
                                      confirmConfig: Stripe.ConfirmPaymentIntentConfiguration?,
                                      completion: @escaping @Sendable (Stripe.PaymentIntent?, Stripe.ErrorCode?) -> Void)
         async -> (any Stripe.Cancelable)? {
@@ -140,15 +141,15 @@ extension StripeTerminalBridge {
 
     /// `cancelPaymentIntent(_:completion:)` on the registered object (an unknown handle is refused with
     /// `confirmInvalidPaymentIntent` without calling the SDK).
-    public func cancelPaymentIntent(_ paymentIntent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode)
+    package func cancelPaymentIntent(_ paymentIntent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode)
         -> Stripe.PaymentIntent {
-        let answer = StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
+        let answer = CallbackResult<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>()
         await startCancellation(paymentIntent, answer: answer)
         return try await answer.value.get()
     }
 
     @MainActor private func startCancellation(_ paymentIntent: Stripe.PaymentIntent,
-                                              answer: StripeBridgeAnswer<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>) {
+                                              answer: CallbackResult<Result<Stripe.PaymentIntent, Stripe.ErrorCode>>) {
         let registry = registry
         guard let object = registry.intent(for: paymentIntent.sdkHandle) else {
             return answer.resume(.failure(Self.unknownHandle(paymentIntent, call: "cancelPaymentIntent",

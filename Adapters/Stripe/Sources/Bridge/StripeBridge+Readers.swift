@@ -6,6 +6,7 @@ import StripeTerminal
 
 #if StripeTerminalSDK || TENDER_SURFACE_MIRROR
 import Foundation
+import class Tender.CallbackResult
 import TenderStripe
 
 extension StripeTerminalBridge {
@@ -16,7 +17,7 @@ extension StripeTerminalBridge {
     /// `BluetoothProximityDiscoveryConfigurationBuilder`). A builder's error, or a method this bridge does not build
     /// (internet, Tap to Pay: the adapter connects Bluetooth readers only), completes at once with the error
     /// (`invalidDiscoveryConfiguration` for the latter) without discovering.
-    public func discoverReaders(_ configuration: Stripe.DiscoveryConfiguration, delegate: any Stripe.DiscoveryDelegate,
+    package func discoverReaders(_ configuration: Stripe.DiscoveryConfiguration, delegate: any Stripe.DiscoveryDelegate,
                                 completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void) async
         -> any Stripe.Cancelable {
         await startDiscovery(configuration, delegate: delegate, completion: completion)
@@ -64,16 +65,16 @@ extension StripeTerminalBridge {
     /// number) and a `BluetoothConnectionConfigurationBuilder(delegate:locationId:)` configuration whose delegate
     /// forwards to `connectionConfig.delegate` (held by the bridge until the next connection). A serial number no
     /// discovery reported is refused (`invalidRequiredParameter`) without calling the SDK; a builder's error is thrown.
-    public func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.BluetoothConnectionConfiguration) async
+    package func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.BluetoothConnectionConfiguration) async
         throws(Stripe.ErrorCode) -> Stripe.Reader {
-        let answer = StripeBridgeAnswer<Result<Stripe.Reader, Stripe.ErrorCode>>()
+        let answer = CallbackResult<Result<Stripe.Reader, Stripe.ErrorCode>>()
         await startConnection(reader, connectionConfig: connectionConfig, answer: answer)
         return try await answer.value.get()
     }
 
     @MainActor private func startConnection(_ reader: Stripe.Reader,
                                             connectionConfig: Stripe.BluetoothConnectionConfiguration,
-                                            answer: StripeBridgeAnswer<Result<Stripe.Reader, Stripe.ErrorCode>>) {
+                                            answer: CallbackResult<Result<Stripe.Reader, Stripe.ErrorCode>>) {
         let registry = registry
         guard let object = registry.reader(serialNumber: reader.serialNumber) else {
             let refusal = StripeBridgeErrors.sdkError(
@@ -105,13 +106,13 @@ extension StripeTerminalBridge {
     }
 
     /// `disconnectReader(_:)`.
-    public func disconnectReader() async throws(Stripe.ErrorCode) {
-        let answer = StripeBridgeAnswer<Stripe.ErrorCode?>()
+    package func disconnectReader() async throws(Stripe.ErrorCode) {
+        let answer = CallbackResult<Stripe.ErrorCode?>()
         await startDisconnect(answer)
         if let error = await answer.value { throw error }
     }
 
-    @MainActor private func startDisconnect(_ answer: StripeBridgeAnswer<Stripe.ErrorCode?>) {
+    @MainActor private func startDisconnect(_ answer: CallbackResult<Stripe.ErrorCode?>) {
         let registry = registry
         terminal.disconnectReader { @Sendable error in
             answer.resume(error.map { StripeBridgeErrors.translate($0, registry: registry) })
@@ -119,13 +120,13 @@ extension StripeTerminalBridge {
     }
 
     /// `rebootReader(_:)`.
-    public func rebootReader() async throws(Stripe.ErrorCode) {
-        let answer = StripeBridgeAnswer<Stripe.ErrorCode?>()
+    package func rebootReader() async throws(Stripe.ErrorCode) {
+        let answer = CallbackResult<Stripe.ErrorCode?>()
         await startReboot(answer)
         if let error = await answer.value { throw error }
     }
 
-    @MainActor private func startReboot(_ answer: StripeBridgeAnswer<Stripe.ErrorCode?>) {
+    @MainActor private func startReboot(_ answer: CallbackResult<Stripe.ErrorCode?>) {
         let registry = registry
         terminal.rebootReader { @Sendable error in
             answer.resume(error.map { StripeBridgeErrors.translate($0, registry: registry) })
@@ -133,7 +134,7 @@ extension StripeTerminalBridge {
     }
 
     /// `installAvailableUpdate()`: progress and the outcome go to the connection's reader delegate.
-    public func installAvailableUpdate() async { await startUpdate() }
+    package func installAvailableUpdate() async { await startUpdate() }
 
     @MainActor private func startUpdate() { terminal.installAvailableUpdate() }
 

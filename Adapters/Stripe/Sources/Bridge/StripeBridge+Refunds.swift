@@ -16,7 +16,7 @@ extension StripeTerminalBridge {
     /// `collectRefundPaymentMethod(_:refundConfig:completion:)` (deprecated in 5.0 for `processRefund`, still in 5.5):
     /// parameters from `RefundParametersBuilder` (by charge, or by intent and client secret) with the metadata, on the
     /// main actor. A builder's error completes at once.
-    public func collectRefundPaymentMethod(_ refundParams: Stripe.RefundParameters,
+    package func collectRefundPaymentMethod(_ refundParams: Stripe.RefundParameters,
                                            refundConfig: Stripe.CollectRefundConfiguration?,
                                            completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void)
         async -> (any Stripe.Cancelable)? {
@@ -25,7 +25,7 @@ extension StripeTerminalBridge {
 
     /// `confirmRefund(completion:)` (deprecated like the above): the error is the SDK's `ConfirmRefundError`, whose
     /// `refund` (nil: the request timed out, outcome unknown) becomes the error's refund.
-    public func confirmRefund(completion: @escaping @Sendable (Stripe.Refund?, Stripe.ErrorCode?) -> Void)
+    package func confirmRefund(completion: @escaping @Sendable (Stripe.Refund?, Stripe.ErrorCode?) -> Void)
         async -> (any Stripe.Cancelable)? {
         await startRefundConfirmation(completion: completion)
     }

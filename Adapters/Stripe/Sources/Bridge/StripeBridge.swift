@@ -16,13 +16,13 @@ import TenderStripe
 /// import TenderStripe
 /// import TenderStripeTerminal
 ///
-/// Terminal.initWithTokenProvider(StripeBridgeTokenProvider(MyConnectionTokens()), delegate: nil,
-///                                offlineDelegate: nil, logLevel: .none)
-/// let processor = StripeProcessor(client: StripeTerminalBridge(offlineModeEnabled: true),
-///                                 captureService: myServer, serverLookup: myServer, refundService: myServer)
+/// Terminal.initWithTokenProvider(StripeBridgeTokenProvider { try await myServer.connectionToken() },
+///                                delegate: nil, offlineDelegate: nil, logLevel: .none)
+/// let processor = StripeProcessor.terminal(offlineModeEnabled: true, captureService: myServer,
+///                                          refundService: myServer)
 /// ```
-/// `MyConnectionTokens` is the app's ``Stripe/ConnectionTokenProvider`` (its backend's connection tokens);
-/// `offlineModeEnabled` is what the app configured through Stripe's Terminal Configuration API (the SDK does not say).
+/// The closure fetches a connection token from the app's backend; `offlineModeEnabled` is what the app configured
+/// through Stripe's Terminal Configuration API (the SDK does not say).
 ///
 /// What the bridge does, by concern (one file each):
 /// - **Wiring** (this file): it captures `Terminal.shared` and installs its own `TerminalDelegate` and
@@ -46,7 +46,7 @@ import TenderStripe
 ///
 /// A relaunch is a new process: a new bridge with an empty registry. Creating a second bridge in one process
 /// replaces the first one's delegates on `Terminal.shared` (the SDK has one of each).
-public final class StripeTerminalBridge: StripeClient, Sendable {
+package final class StripeTerminalBridge: StripeClient, Sendable {
     /// `Terminal.shared`, as read at initialization.
     @MainActor let terminal: Terminal
     /// The SDK's intent and reader objects, by handle and serial number.
@@ -70,7 +70,7 @@ public final class StripeTerminalBridge: StripeClient, Sendable {
     ///   - objectCapacity: how many intent objects the bridge keeps for the adapter to pass back
     ///     (the least recently used are forgotten beyond it; a forgotten handle is refused like an earlier launch's).
     @MainActor
-    public init(offlineModeEnabled: Bool, objectCapacity: Int = 512) {
+    package init(offlineModeEnabled: Bool, objectCapacity: Int = 512) {
         let registry = StripeObjectRegistry(capacity: objectCapacity)
         let terminal = Terminal.shared
         self.registry = registry
@@ -85,14 +85,14 @@ public final class StripeTerminalBridge: StripeClient, Sendable {
     // MARK: Delegates and logging
 
     /// Forwards `Terminal.shared.delegate`'s callbacks to `delegate` from now on (nil: to nobody).
-    public func setTerminalDelegate(_ delegate: (any Stripe.TerminalDelegate)?) { terminalObserver.forward(to: delegate) }
+    package func setTerminalDelegate(_ delegate: (any Stripe.TerminalDelegate)?) { terminalObserver.forward(to: delegate) }
 
     /// Forwards `Terminal.shared.offlineDelegate`'s callbacks to `delegate` from now on (nil: to nobody).
-    public func setOfflineDelegate(_ delegate: (any Stripe.OfflineDelegate)?) { offlineObserver.forward(to: delegate) }
+    package func setOfflineDelegate(_ delegate: (any Stripe.OfflineDelegate)?) { offlineObserver.forward(to: delegate) }
 
     /// `Terminal.setLogListener(_:)`, on the main actor. The SDK calls the listener on any thread; it cannot be
     /// removed.
-    public func setLogListener(_ listener: @escaping @Sendable (String) -> Void) {
+    package func setLogListener(_ listener: @escaping @Sendable (String) -> Void) {
         // `@Sendable`: not isolated to the main actor, so the SDK may call it from any thread.
         Task { @MainActor in Terminal.setLogListener { @Sendable line in listener(line) } }
     }
@@ -100,22 +100,22 @@ public final class StripeTerminalBridge: StripeClient, Sendable {
     // MARK: Status
 
     /// `Terminal.shared.connectionStatus`, read on the main actor.
-    public var connectionStatus: Stripe.ConnectionStatus {
+    package var connectionStatus: Stripe.ConnectionStatus {
         get async { await readConnectionStatus() }
     }
 
     /// `Terminal.shared.paymentStatus`, read on the main actor.
-    public var paymentStatus: Stripe.PaymentStatus {
+    package var paymentStatus: Stripe.PaymentStatus {
         get async { await readPaymentStatus() }
     }
 
     /// `Terminal.shared.connectedReader`, read on the main actor (nil until a connect completes).
-    public var connectedReader: Stripe.Reader? {
+    package var connectedReader: Stripe.Reader? {
         get async { await readConnectedReader() }
     }
 
     /// What the app passed at initialization (not an SDK property).
-    public var offlineModeEnabled: Bool {
+    package var offlineModeEnabled: Bool {
         get async { offlineModeSetting }
     }
 
@@ -162,46 +162,6 @@ public final class StripeTerminalBridge: StripeClient, Sendable {
 }
 
 // MARK: - Completions
-
-/// One answer from the SDK, awaited once: the first answer wins (a later one is ignored), and waiting ignores task
-/// cancellation (the SDK's own answer is what counts; see the adapter's cancellation rules).
-final class StripeBridgeAnswer<Value: Sendable>: Sendable {
-    private struct State {
-        var value: Value?
-        var answered = false
-        var waiter: CheckedContinuation<Value, Never>?
-    }
-    private let state = StripeBridgeLocked(State())
-
-    /// The SDK's completion: delivers `value` unless an answer came already.
-    func resume(_ value: Value) {
-        let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in
-            guard !state.answered else { return nil }
-            state.answered = true
-            guard let waiter = state.waiter else {
-                state.value = value
-                return nil
-            }
-            state.waiter = nil
-            return waiter
-        }
-        waiter?.resume(returning: value)
-    }
-
-    /// The answer, once the SDK gave it.
-    var value: Value {
-        get async {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Value? in
-                    if let value = state.value { return value }
-                    state.waiter = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        }
-    }
-}
 
 /// Carries a non-`Sendable` SDK value (an Objective-C block or object) across a concurrency boundary where only one
 /// side uses it at a time.

@@ -7,24 +7,24 @@ import Foundation
 
 /// Carries a non-`Sendable` SDK object across a concurrency boundary where, as in the SDK, only one side uses it at a
 /// time.
-struct UncheckedSendableBox<Value>: @unchecked Sendable {
-    let value: Value
+package struct UncheckedSendableBox<Value>: @unchecked Sendable {
+    package let value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 }
 
 /// A value behind a lock.
-final class LockedState<Value>: @unchecked Sendable {
+package final class LockedState<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

@@ -6,7 +6,7 @@ extension Stripe.SimulatedCardType {
     /// Picks the card type for one of Stripe's documented test card numbers, or nil. The number is only read:
     /// it is matched by BIN, last four and length, and never stored.
     /// Numbers marked † in the reference come from a third-party copy of Stripe's testing page.
-    public init?(testCardNumber: String) {
+    package init?(testCardNumber: String) {
         let digits = testCardNumber.filter(\.isNumber)
         guard digits.count >= 10 else { return nil }
         let key = "\(digits.prefix(6))…\(digits.suffix(4))/\(digits.count)"
@@ -28,7 +28,7 @@ extension Stripe.SimulatedCardType {
     }
 
     /// The brand the simulated reader reports.
-    public var brand: Stripe.CardBrand {
+    package var brand: Stripe.CardBrand {
         switch self {
         case .visa, .visaDebit, .visaUsCommonDebit, .chargeDeclined, .chargeDeclinedInsufficientFunds,
              .chargeDeclinedLostCard, .chargeDeclinedStolenCard, .chargeDeclinedExpiredCard,
@@ -47,7 +47,7 @@ extension Stripe.SimulatedCardType {
     }
 
     /// The last four digits of the documented test number (nil where the reference gives no number).
-    public var last4: String? {
+    package var last4: String? {
         switch self {
         case .visa: "4242"
         case .visaDebit: "5556"
@@ -79,7 +79,7 @@ extension Stripe.SimulatedCardType {
 
     /// The decline code Stripe's API returns for this card (online at confirm, offline at forwarding), or nil if
     /// it is approved.
-    public var declineCode: String? {
+    package var declineCode: String? {
         switch self {
         case .chargeDeclined: "card_declined"
         case .chargeDeclinedInsufficientFunds: "insufficient_funds"
@@ -96,19 +96,19 @@ extension Stripe.SimulatedCardType {
     }
 
     /// Whether the card authenticates with an online PIN, which cannot be done offline (6905).
-    public var requiresOnlinePin: Bool { self == .onlinePinCvm || self == .onlinePinScaRetry }
+    package var requiresOnlinePin: Bool { self == .onlinePinCvm || self == .onlinePinScaRetry }
 
     /// Every `chargeDeclined…` card.
-    public static let declineCards: [Stripe.SimulatedCardType] = allCases.filter { $0.declineCode != nil }
+    package static let declineCards: [Stripe.SimulatedCardType] = allCases.filter { $0.declineCode != nil }
 }
 
 extension Stripe.SimulatedCardType {
     /// The expiry the simulated card reports: the `chargeDeclinedExpiredCard` card expired in 2020 (offline, the
     /// reader identifies it: 6902), every other card expires in December 2030.
-    public var expiry: (month: Int, year: Int) { self == .chargeDeclinedExpiredCard ? (12, 2020) : (12, 2030) }
+    package var expiry: (month: Int, year: Int) { self == .chargeDeclinedExpiredCard ? (12, 2020) : (12, 2030) }
 
     /// Whether the card has expired at `date` (after the last day of its expiry month, UTC).
-    public func isExpired(at date: Date) -> Bool {
+    package func isExpired(at date: Date) -> Bool {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month], from: date)
@@ -117,5 +117,5 @@ extension Stripe.SimulatedCardType {
     }
 
     /// The payment method type of a charge on this card (`interac_present` for Interac).
-    public var paymentMethodType: Stripe.PaymentMethodType { self == .interac ? .interacPresent : .cardPresent }
+    package var paymentMethodType: Stripe.PaymentMethodType { self == .interac ? .interacPresent : .cardPresent }
 }

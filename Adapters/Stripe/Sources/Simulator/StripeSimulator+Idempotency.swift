@@ -9,13 +9,13 @@ import TenderStripe
 // carry their key in the refund itself (``StripeSimulator/ServerRefund/idempotencyKey``).
 extension StripeSimulator {
     /// What Stripe remembers of a request made under an idempotency key.
-    public struct IdempotentRequest: Hashable, Sendable, Codable {
+    package struct IdempotentRequest: Hashable, Sendable, Codable {
         /// The endpoint and parameters, e.g. `POST /v1/payment_intents/pi_1/capture amount_to_capture=500`.
-        public var request: String
+        package var request: String
         /// When the key was first used.
-        public var at: Date
+        package var at: Date
         /// Whether the first request succeeded (a success is answered again without acting; an error is not saved).
-        public var succeeded: Bool
+        package var succeeded: Bool
     }
 
     /// Runs `body` under Stripe's idempotency rules for `key` (nothing is checked without a key).
@@ -52,7 +52,7 @@ extension StripeSimulator {
     /// `POST /v1/payment_intents/:id/capture` (`amount_to_capture`, at most what is capturable): refused unless
     /// `requires_capture` (an expired authorization is canceled; one to renew is `requires_reauthorization`). Under
     /// an idempotency key, Stripe's rules apply (``idempotent(key:request:_:)``).
-    public func capture(stripeId: String, amount: UInt? = nil, idempotencyKey: String? = nil)
+    package func capture(stripeId: String, amount: UInt? = nil, idempotencyKey: String? = nil)
         throws(StripeSimulatorServer.APIError) {
         _ = try idempotent(key: idempotencyKey,
                            request: "POST /v1/payment_intents/\(stripeId)/capture amount_to_capture=\(amount.map(String.init) ?? "")") {
@@ -64,7 +64,7 @@ extension StripeSimulator {
     /// canceled. Under an idempotency key, Stripe's rules apply (``idempotent(key:request:_:)``): the same request
     /// again answers the canceled intent.
     @discardableResult
-    public func cancelOnServer(stripeId: String, reason: String = "requested_by_customer", idempotencyKey: String?)
+    package func cancelOnServer(stripeId: String, reason: String = "requested_by_customer", idempotencyKey: String?)
         throws(StripeSimulatorServer.APIError) -> Stripe.PaymentIntent {
         var canceled: Stripe.PaymentIntent?
         let ran = try idempotent(key: idempotencyKey,

@@ -6,11 +6,11 @@ extension StripeSimulator {
     /// What happened to one request from the device.
     enum RequestOutcome { case reached, failedFast, timedOut }
 
-    /// ⚑ `setSimulatedOfflineModeConfiguration`: the network between the device and Stripe (and the app's server).
+    /// `setSimulatedOfflineModeConfiguration`: the network between the device and Stripe (and the app's server).
     /// Going back to ``Stripe/SimulatedOfflineMode/disabled`` forwards the stored payments when
     /// ``Stripe/SimulatorConfiguration/forwardsWhenNetworkReturns`` is on, as the SDK does "when Internet access is
     /// restored".
-    public func setSimulatedOfflineMode(_ mode: Stripe.SimulatedOfflineMode) async {
+    package func setSimulatedOfflineMode(_ mode: Stripe.SimulatedOfflineMode) async {
         offlineMode = mode
         setNetworkStatus(network.reportedStatus == .online ? .online : .offline)
         log("simulated offline mode: \(mode.rawValue)")

@@ -3,20 +3,20 @@ import Tender
 import TenderStripe
 
 extension StripeSimulator {
-    /// A payment the SDK stores on the device, waiting to be forwarded ⚑. Holds the simulated card *type* (to decide
+    /// A payment the SDK stores on the device, waiting to be forwarded (offline). Holds the simulated card *type* (to decide
     /// the outcome at forwarding), never card data.
-    public struct StoredPayment: Hashable, Sendable, Codable {
+    package struct StoredPayment: Hashable, Sendable, Codable {
         /// The local intent, `offlineDetails.requiresUpload == true`.
-        public var intent: Stripe.PaymentIntent
+        package var intent: Stripe.PaymentIntent
         /// The simulated card that was read.
-        public var card: Stripe.SimulatedCardType
+        package var card: Stripe.SimulatedCardType
         /// How it was read.
-        public var readMethod: Stripe.ReadMethod = .contactEMV
+        package var readMethod: Stripe.ReadMethod = .contactEMV
     }
 
     /// `offlineStatus`: the SDK's network status and the count and amounts of what it stores (nothing more: the
     /// SDK lists no stored payment).
-    public var offlineStatus: Stripe.OfflineStatus {
+    package var offlineStatus: Stripe.OfflineStatus {
         get async {
             await runDueWork()
             return currentOfflineStatus
@@ -36,11 +36,11 @@ extension StripeSimulator {
     }
 
     /// The configuration's `offlineEnabled`.
-    public var offlineModeEnabled: Bool { configuration.offlineEnabled }
+    package var offlineModeEnabled: Bool { configuration.offlineEnabled }
 
     /// `clearCachedCredentials()`: refused while a reader is connected; afterwards `paymentsCount` is nil and the
     /// amounts empty until the SDK stores again.
-    public func clearCachedCredentials() async throws(Stripe.ErrorCode) {
+    package func clearCachedCredentials() async throws(Stripe.ErrorCode) {
         guard connection == nil else {
             throw Stripe.ErrorCode(.unexpectedOperationError,
                                    message: "clearCachedCredentials is not allowed while a reader is connected.")
@@ -52,7 +52,7 @@ extension StripeSimulator {
         notifyOfflineStatus()
     }
 
-    /// Stores a confirmation offline after the SDK's offline checks (seed 000 and the reference's ⚑ errors).
+    /// Stores a confirmation offline after the SDK's offline checks (Stripe's offline errors).
     func confirmOffline(_ local: inout LocalIntent, card: Stripe.SimulatedCardType)
         -> (Stripe.PaymentIntent?, Stripe.ErrorCode?) {
         let readMethod = local.readMethod ?? .contactEMV
@@ -118,7 +118,7 @@ extension StripeSimulator {
     /// SDK does) and reports its failure through `didReportForwardingError`. Each payment is reported through
     /// `didForwardPaymentIntent`: forwarded, declined (an error), or not forwarded (an error; the SDK keeps it or
     /// drops it by the error, ``Stripe/SimulatorConfiguration/forwardingErrorsKeepingPayment``).
-    public func forwardPendingPayments(maxCount: Int? = nil) async {
+    package func forwardPendingPayments(maxCount: Int? = nil) async {
         guard !state.storedPayments.isEmpty, !forwarding else { return }
         forwarding = true
         defer { forwarding = false }

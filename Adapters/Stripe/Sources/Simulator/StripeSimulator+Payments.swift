@@ -5,7 +5,7 @@ import TenderStripe
 extension StripeSimulator {
     /// `createPaymentIntent(_:createConfig:)`: online when the offline behaviour and the network allow, otherwise a
     /// local intent with a nil `stripeId`.
-    public func createPaymentIntent(_ parameters: Stripe.PaymentIntentParameters,
+    package func createPaymentIntent(_ parameters: Stripe.PaymentIntentParameters,
                                     createConfig: Stripe.CreateConfiguration?) async throws(Stripe.ErrorCode)
         -> Stripe.PaymentIntent {
         await runDueWork()
@@ -46,7 +46,7 @@ extension StripeSimulator {
     }
 
     /// `retrievePaymentIntent(clientSecret:)`: a new SDK object for an intent Stripe holds.
-    public func retrievePaymentIntent(clientSecret: String) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
+    package func retrievePaymentIntent(clientSecret: String) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {
         await runDueWork()
         guard attemptRequest() == .reached else { throw Self.offlineError() }
         guard let server = state.serverIntents.first(where: { $0.clientSecret == clientSecret }) else {
@@ -58,7 +58,7 @@ extension StripeSimulator {
     /// `collectPaymentMethod(_:collectConfig:completion:)`: prompts through the reader delegate, then reads the
     /// simulated card (at once, or when ``presentCard()`` is called). Offline the reader offers insert and tap only.
     /// The tip (`simulatedTipAmount`) is added unless `skipTipping` is set.
-    public func collectPaymentMethod(_ paymentIntent: Stripe.PaymentIntent,
+    package func collectPaymentMethod(_ paymentIntent: Stripe.PaymentIntent,
                                      collectConfig: Stripe.CollectPaymentIntentConfiguration?,
                                      completion: @escaping @Sendable (Stripe.PaymentIntent?, Stripe.ErrorCode?) -> Void)
         async -> (any Stripe.Cancelable)? {
@@ -110,7 +110,7 @@ extension StripeSimulator {
     /// `confirmPaymentIntent(_:confirmConfig:completion:)`: authorizes online, or stores offline (an offline-created
     /// intent, or a `preferOnline` one when the network fails), following the documented failure rules. A held
     /// confirmation (``Fault/holdNextAuthorization``) answers when released.
-    public func confirmPaymentIntent(_ paymentIntent: Stripe.PaymentIntent,
+    package func confirmPaymentIntent(_ paymentIntent: Stripe.PaymentIntent,
                                      confirmConfig: Stripe.ConfirmPaymentIntentConfiguration?,
                                      completion: @escaping @Sendable (Stripe.PaymentIntent?, Stripe.ErrorCode?) -> Void)
         async -> (any Stripe.Cancelable)? {
@@ -150,7 +150,7 @@ extension StripeSimulator {
     }
 
     /// `cancelPaymentIntent`. A payment stored for forwarding cannot be canceled.
-    public func cancelPaymentIntent(_ paymentIntent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode)
+    package func cancelPaymentIntent(_ paymentIntent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode)
         -> Stripe.PaymentIntent {
         await runDueWork()
         normalize()

@@ -4,19 +4,19 @@ import TenderStripe
 
 extension StripeSimulator {
     /// `connectionStatus`.
-    public var connectionStatus: Stripe.ConnectionStatus {
+    package var connectionStatus: Stripe.ConnectionStatus {
         normalize()
         return currentConnectionStatus
     }
 
     /// `paymentStatus`.
-    public var paymentStatus: Stripe.PaymentStatus {
+    package var paymentStatus: Stripe.PaymentStatus {
         normalize()
         return currentPaymentStatus
     }
 
     /// `connectedReader`.
-    public var connectedReader: Stripe.Reader? {
+    package var connectedReader: Stripe.Reader? {
         normalize()
         return currentConnectionStatus == .connected ? connection?.reader : nil
     }
@@ -25,7 +25,7 @@ extension StripeSimulator {
     /// for real readers) finds none. Bluetooth proximity reports the closest Chipper 2X twice (serial number first,
     /// details after); a scan reports every reader in range. With a timeout the scan ends at once in simulated time
     /// (`bluetoothScanTimedOut` if nothing was found); without one it runs until a connection or a cancel.
-    public func discoverReaders(_ configuration: Stripe.DiscoveryConfiguration, delegate: any Stripe.DiscoveryDelegate,
+    package func discoverReaders(_ configuration: Stripe.DiscoveryConfiguration, delegate: any Stripe.DiscoveryDelegate,
                                 completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void) -> any Stripe.Cancelable {
         normalize()
         let cancelable = SimulatedCancelable()
@@ -76,10 +76,10 @@ extension StripeSimulator {
     }
 
     /// `connectReader(_:connectionConfig:)`. Online it asks the token provider for a session and records the
-    /// connection; offline it applies Stripe's rules (seed 000): the SDK must have connected online, within 30 days,
+    /// connection; offline it applies Stripe's rules: the SDK must have connected online, within 30 days,
     /// to a reader of the same type at the same location, and the reader's software must be known to have been
     /// current within 30 days. Required updates install during the connection; optional ones are reported after it.
-    public func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.BluetoothConnectionConfiguration)
+    package func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.BluetoothConnectionConfiguration)
         async throws(Stripe.ErrorCode) -> Stripe.Reader {
         await runDueWork()
         normalize()
@@ -139,7 +139,7 @@ extension StripeSimulator {
     }
 
     /// `disconnectReader()`.
-    public func disconnectReader() async throws(Stripe.ErrorCode) {
+    package func disconnectReader() async throws(Stripe.ErrorCode) {
         normalize()
         guard let current = connection else {
             throw Stripe.ErrorCode(.notConnectedToReader, message: "No reader is connected.")
@@ -156,7 +156,7 @@ extension StripeSimulator {
     }
 
     /// `rebootReader()`: disconnects with `rebootRequested`; with automatic reconnection on, it reconnects.
-    public func rebootReader() async throws(Stripe.ErrorCode) {
+    package func rebootReader() async throws(Stripe.ErrorCode) {
         normalize()
         guard connection != nil else {
             throw Stripe.ErrorCode(.notConnectedToReader, message: "No reader is connected.")
@@ -168,7 +168,7 @@ extension StripeSimulator {
     /// `installAvailableUpdate()`: installs the reported update, reporting start, progress and the end to the
     /// reader's delegate (an error, or a nil update when there is nothing to install). Seed 004: "the reader's
     /// battery level must be higher than 50%".
-    public func installAvailableUpdate() async {
+    package func installAvailableUpdate() async {
         normalize()
         guard var current = connection else { return }
         guard let update = current.reader.availableUpdate else {
@@ -188,7 +188,7 @@ extension StripeSimulator {
     /// The reader disconnects unexpectedly (out of range, powered off…). A waiting collection fails with
     /// `bluetoothDisconnected`; with automatic reconnection on, reconnection starts and succeeds or fails
     /// (``Stripe/SimulatorConfiguration/reconnectionSucceeds``, or the delegate cancels it).
-    public func simulateUnexpectedDisconnect(reason: Stripe.DisconnectReason = .bluetoothSignalLost) {
+    package func simulateUnexpectedDisconnect(reason: Stripe.DisconnectReason = .bluetoothSignalLost) {
         normalize()
         guard connection != nil else { return }
         if let pending = pendingCollection {

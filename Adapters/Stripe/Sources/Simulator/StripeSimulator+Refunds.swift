@@ -10,7 +10,7 @@ import TenderStripe
 extension StripeSimulator {
     /// `collectRefundPaymentMethod(_:refundConfig:completion:)`: the reader asks for the card to refund (at once, or
     /// when ``presentCard()`` is called); the completion gets nil or an error.
-    public func collectRefundPaymentMethod(_ refundParams: Stripe.RefundParameters,
+    package func collectRefundPaymentMethod(_ refundParams: Stripe.RefundParameters,
                                            refundConfig: Stripe.CollectRefundConfiguration?,
                                            completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void)
         async -> (any Stripe.Cancelable)? {
@@ -54,7 +54,7 @@ extension StripeSimulator {
 
     /// `confirmRefund(completion:)`: refunds the collected card at Stripe. Refused without a collected card
     /// (`nilRefundPaymentMethod`); offline nothing is sent; a timeout leaves the refund unknown (nil refund).
-    public func confirmRefund(completion: @escaping @Sendable (Stripe.Refund?, Stripe.ErrorCode?) -> Void)
+    package func confirmRefund(completion: @escaping @Sendable (Stripe.Refund?, Stripe.ErrorCode?) -> Void)
         async -> (any Stripe.Cancelable)? {
         await runDueWork()
         let cancelable = SimulatedCancelable()

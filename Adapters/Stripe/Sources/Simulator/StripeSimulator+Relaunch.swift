@@ -13,7 +13,7 @@ extension StripeSimulator {
     /// (`confirmInvalidPaymentIntent`). Completions of commands in flight are never called (their process is gone);
     /// a confirmation held on its way to Stripe (``Fault/holdNextAuthorization``) still reaches Stripe when released,
     /// but no longer keeps the new process's reader busy (the request is in the network, not in the SDK).
-    /// Stripe Terminal does not reconnect a reader at launch (seed 004): the app connects again.
+    /// Stripe Terminal does not reconnect a reader at launch: the app connects again.
     public func relaunch() {
         normalize()
         if let pending = pendingDiscovery { pending.completion.discard() }

@@ -120,7 +120,7 @@ public actor StripeSimulator: StripeClient {
     ///   - seed: the seed for ids and the intermittent network.
     ///   - clock: the clock for `storedAt`, the 30-day rules, capture windows, search lag and schedules.
     ///   - tokenProvider: the app's connection-token provider (asked on connect and when forwarding).
-    public init(configuration: Stripe.SimulatorConfiguration = .init(), seed: UInt64 = 1,
+    package init(configuration: Stripe.SimulatorConfiguration = .init(), seed: UInt64 = 1,
                 clock: any TenderClock = ManualClock(),
                 tokenProvider: any Stripe.ConnectionTokenProvider = StripeSimulator.TestTokenProvider()) {
         self.configuration = configuration
@@ -133,7 +133,7 @@ public actor StripeSimulator: StripeClient {
     /// Re-creates a simulator from a file written by ``persist(to:)``: a simulated process restart. Stripe's servers
     /// and the SDK's offline store survive; the SDK's memory (connection, objects handed out) does not.
     /// - Throws: if the file is missing or unreadable.
-    public init(restoringFrom file: SimulatorStateFile<PersistedState>,
+    package init(restoringFrom file: SimulatorStateFile<PersistedState>,
                 configuration: Stripe.SimulatorConfiguration = .init(), clock: any TenderClock = ManualClock(),
                 tokenProvider: any Stripe.ConnectionTokenProvider = StripeSimulator.TestTokenProvider()) throws {
         guard let saved = try file.load() else {
@@ -149,30 +149,30 @@ public actor StripeSimulator: StripeClient {
     }
 
     /// Writes Stripe's servers and the SDK's offline store to `file`.
-    public func persist(to file: SimulatorStateFile<PersistedState>) throws { try file.save(state) }
+    package func persist(to file: SimulatorStateFile<PersistedState>) throws { try file.save(state) }
 
     /// A connection-token provider that always answers with a test token.
-    public struct TestTokenProvider: Stripe.ConnectionTokenProvider {
+    package struct TestTokenProvider: Stripe.ConnectionTokenProvider {
         /// Creates the provider.
-        public init() {}
+        package init() {}
         /// A test token.
-        public func fetchConnectionToken() async throws -> String { "pst_test_simulated" }
+        package func fetchConnectionToken() async throws -> String { "pst_test_simulated" }
     }
 
     // MARK: - Test controls
 
     /// Changes the simulated configuration (card, read method, updates, limits).
-    public func updateConfiguration(_ change: @Sendable (inout Stripe.SimulatorConfiguration) -> Void) {
+    package func configure(_ change: @Sendable (inout Stripe.SimulatorConfiguration) -> Void) {
         change(&configuration)
     }
 
     /// The current configuration.
-    public var currentConfiguration: Stripe.SimulatorConfiguration { configuration }
+    package var currentConfiguration: Stripe.SimulatorConfiguration { configuration }
 
     /// The customer presents the card to a reader waiting for it (a payment or an in-person refund). Returns false
     /// if nothing is waiting.
     @discardableResult
-    public func presentCard() -> Bool {
+    package func presentCard() -> Bool {
         normalize()
         if let pending = pendingCollection {
             pendingCollection = nil
@@ -188,11 +188,11 @@ public actor StripeSimulator: StripeClient {
     }
 
     /// Makes the next collection fail with `code` (a card read error).
-    public func failNextCollection(with code: Stripe.ErrorCode.Code) { nextCollectionFailure = code }
+    package func failNextCollection(with code: Stripe.ErrorCode.Code) { nextCollectionFailure = code }
 
     /// Runs the work that fell due with time: expiring authorizations and failing refunds on Stripe's side, and the
     /// SDK's background forwarding. Every SDK and server call does this first; tests call it after moving the clock.
-    public func runDueWork() async {
+    package func runDueWork() async {
         expireAuthorizations()
         settleRefunds()
         guard let due = nextForwardingAt, due <= clock.now(), !forwarding else { return }
@@ -204,27 +204,27 @@ public actor StripeSimulator: StripeClient {
     // MARK: - Processor-side truth
 
     /// Every PaymentIntent Stripe's servers hold.
-    public var serverIntents: [Stripe.PaymentIntent] { state.serverIntents }
+    package var serverIntents: [Stripe.PaymentIntent] { state.serverIntents }
 
     /// Every charge Stripe's servers hold (authorized and declined).
-    public var serverCharges: [ServerCharge] { state.charges }
+    package var serverCharges: [ServerCharge] { state.charges }
 
     /// Every refund Stripe's servers hold.
-    public var serverRefunds: [ServerRefund] { state.refunds }
+    package var serverRefunds: [ServerRefund] { state.refunds }
 
     /// The charges for one app reference (every vendor payment of it).
-    public func charges(reference: String) -> [ServerCharge] { state.charges.filter { $0.reference == reference } }
+    package func charges(reference: String) -> [ServerCharge] { state.charges.filter { $0.reference == reference } }
 
     /// How many times the card was authorized for one reference: the figure that must never exceed one.
-    public func chargeCount(reference: String) -> Int {
+    package func chargeCount(reference: String) -> Int {
         charges(reference: reference).filter { $0.status == .succeeded }.count
     }
 
     /// The payments stored on the device, waiting to be forwarded.
-    public var storedPayments: [StoredPayment] { state.storedPayments }
+    package var storedPayments: [StoredPayment] { state.storedPayments }
 
     /// The server's PaymentIntent with this id.
-    public func serverIntent(stripeId: String) -> Stripe.PaymentIntent? {
+    package func serverIntent(stripeId: String) -> Stripe.PaymentIntent? {
         serverIntentPosition(stripeId).map { state.serverIntents[$0] }
     }
 
@@ -232,17 +232,17 @@ public actor StripeSimulator: StripeClient {
     // MARK: - Delegates and credentials
 
     /// `Terminal.shared.delegate`.
-    public nonisolated func setTerminalDelegate(_ delegate: (any Stripe.TerminalDelegate)?) {
+    package nonisolated func setTerminalDelegate(_ delegate: (any Stripe.TerminalDelegate)?) {
         delegates.withLock { $0.terminal = delegate }
     }
 
     /// `Terminal.shared.offlineDelegate`.
-    public nonisolated func setOfflineDelegate(_ delegate: (any Stripe.OfflineDelegate)?) {
+    package nonisolated func setOfflineDelegate(_ delegate: (any Stripe.OfflineDelegate)?) {
         delegates.withLock { $0.offline = delegate }
     }
 
     /// `Terminal.setLogListener(_:)`: one listener, never removed (a relaunch starts without one).
-    public nonisolated func setLogListener(_ listener: @escaping @Sendable (String) -> Void) {
+    package nonisolated func setLogListener(_ listener: @escaping @Sendable (String) -> Void) {
         delegates.withLock { $0.log = listener }
     }
 
@@ -296,44 +296,44 @@ public actor StripeSimulator: StripeClient {
 extension StripeSimulator {
     /// What ``StripeSimulator/persist(to:)`` writes: Stripe's servers and the SDK's disk, enough to re-create the
     /// simulator after a simulated process restart.
-    public struct PersistedState: Hashable, Sendable, Codable {
+    package struct PersistedState: Hashable, Sendable, Codable {
         /// The seed.
-        public var seed: UInt64
+        package var seed: UInt64
         /// How many ids were issued (ids are derived from the seed and this counter).
-        public var issuedIdentifiers: UInt64 = 0
+        package var issuedIdentifiers: UInt64 = 0
         /// Every PaymentIntent on Stripe's servers (server copies: no SDK handle).
-        public var serverIntents: [Stripe.PaymentIntent] = []
+        package var serverIntents: [Stripe.PaymentIntent] = []
         /// Every charge on Stripe's servers.
-        public var charges: [ServerCharge] = []
+        package var charges: [ServerCharge] = []
         /// Every refund on Stripe's servers.
-        public var refunds: [ServerRefund] = []
+        package var refunds: [ServerRefund] = []
         /// Stripe's search index: each intent version with the time it was written (search shows it `searchLag` later).
-        public var searchIndex: [IndexedIntent] = []
+        package var searchIndex: [IndexedIntent] = []
         /// The SDK's offline store.
-        public var storedPayments: [StoredPayment] = []
+        package var storedPayments: [StoredPayment] = []
         /// The online connections the SDK remembers (for the connect-while-offline rules).
-        public var onlineConnections: [OnlineConnection] = []
+        package var onlineConnections: [OnlineConnection] = []
         /// When each reader (by serial) last ran the latest software.
-        public var softwareCurrentAt: [String: Date] = [:]
+        package var softwareCurrentAt: [String: Date] = [:]
         /// Readers (by serial) that installed the simulated test update.
-        public var updatedReaders: Set<String> = []
+        package var updatedReaders: Set<String> = []
         /// The idempotency keys of captures and cancels Stripe remembers (absent in files written before).
-        public var idempotentRequests: [String: IdempotentRequest]?
+        package var idempotentRequests: [String: IdempotentRequest]?
 
         /// An empty state.
-        public init(seed: UInt64) { self.seed = seed }
+        package init(seed: UInt64) { self.seed = seed }
     }
 
     /// An online connection the SDK remembers, for the connect-while-offline rules.
-    public struct OnlineConnection: Hashable, Sendable, Codable {
+    package struct OnlineConnection: Hashable, Sendable, Codable {
         /// The reader's serial number.
-        public var serialNumber: String
+        package var serialNumber: String
         /// Its type.
-        public var deviceType: Stripe.DeviceType
+        package var deviceType: Stripe.DeviceType
         /// The location.
-        public var locationId: String
+        package var locationId: String
         /// When.
-        public var at: Date
+        package var at: Date
     }
 }
 

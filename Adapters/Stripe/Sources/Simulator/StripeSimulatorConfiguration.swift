@@ -7,107 +7,107 @@ extension Stripe {
     /// reader and `SimulatedOfflineModeConfiguration` give, and the ones this simulator adds to model documented
     /// behaviour deterministically. Every value the reference marks unverified (†), or that is an inference, is
     /// configurable here and says so.
-    public struct SimulatorConfiguration: Hashable, Sendable {
+    package struct SimulatorConfiguration: Hashable, Sendable {
         // MARK: Account and reader
 
-        /// ⚑ `offlineEnabled`: simulates a Terminal configuration with offline mode on (`offline[enabled]=true`).
-        public var offlineEnabled: Bool
+        /// `offlineEnabled`: simulates a Terminal configuration with offline mode on (`offline[enabled]=true`).
+        package var offlineEnabled: Bool
         /// `simulatedCard`: the card the simulated reader reads.
-        public var simulatedCard: SimulatedCardType
+        package var simulatedCard: SimulatedCardType
         /// How the simulated card is read (the SDK's simulator has no UI; this picks chip, tap or swipe).
-        public var simulatedReadMethod: ReadMethod
+        package var simulatedReadMethod: ReadMethod
         /// `simulatedTipAmount`, minor units: the tip the reader collects unless `skipTipping` is set.
-        public var simulatedTipAmount: UInt?
+        package var simulatedTipAmount: UInt?
         /// The software update the simulated reader offers (the SDK's `testReaderUpdate`).
-        public var testReaderUpdate: TestReaderUpdate
+        package var testReaderUpdate: TestReaderUpdate
         /// The readers in range of the device (all simulated: a discovery that is not `simulated` finds none).
-        public var readersInRange: [Reader]
+        package var readersInRange: [Reader]
         /// When the simulated customer presents the card: at once, or when ``StripeSimulator/presentCard()`` is
         /// called (so a test can cancel, or disconnect the reader, while the reader waits).
-        public var cardPresentation: CardPresentation
+        package var cardPresentation: CardPresentation
         /// Whether an automatic reconnection after an unexpected disconnect succeeds.
-        public var reconnectionSucceeds: Bool
+        package var reconnectionSucceeds: Bool
         /// † Whether connecting offline to a reader never connected online at this location is allowed when a
-        /// reader of its type was (seed 000 allows "any reader of the same type"); off reproduces 2873
+        /// reader of its type was (Stripe allows "any reader of the same type"); off reproduces 2873
         /// (`readerConnectionOfflinePairingUnseenDisabled`), a setting the reference names without saying how it is
         /// turned off.
-        public var offlinePairingOfUnseenReaders: Bool
+        package var offlinePairingOfUnseenReaders: Bool
 
         // MARK: Offline payments
 
         /// The account's operating currency (lowercase). Stripe allows offline payments in it, up to "10,000 USD or
-        /// equivalent in your operating currency" (seed 000); another currency is refused offline
+        /// equivalent in your operating currency"; another currency is refused offline
         /// (`invalidOfflineCurrency`, 2891).
-        public var operatingCurrency: String
+        package var operatingCurrency: String
         /// † The offline maximum in the operating currency, minor units. Only the USD figure (10,000) is published;
         /// "equivalent" in another currency is configurable for that reason.
-        public var offlineMaximum: UInt
+        package var offlineMaximum: UInt
         /// The most payments the SDK stores before `offlinePaymentsDatabaseTooLarge` (2860). Stripe publishes no
         /// number; nil means no limit. Configurable for that reason.
-        public var offlineStoredPaymentsMaximum: Int?
+        package var offlineStoredPaymentsMaximum: Int?
         /// † A reason the next cards decline offline verification with (6903 `offlineTransactionDeclined`, the
         /// reason under `ErrorKey.offlineDeclineReason`); nil: no offline decline. Which cards do so is not published.
-        public var offlineCardDeclineReason: String?
+        package var offlineCardDeclineReason: String?
         /// Inference: whether a card collected while online and then confirmed offline is refused with 6904
         /// (`offlineCollectAndConfirmMismatch`, "retry collectPaymentMethod"), as the reference's description says.
         /// Off reproduces pre-6904 SDKs (ios#294), where such a confirmation was stored.
-        public var collectOnlineConfirmOfflineMismatch: Bool
+        package var collectOnlineConfirmOfflineMismatch: Bool
         /// Whether setting the network back online forwards the stored payments at once (the SDK forwards "when
         /// Internet access is restored"). Off lets a test drive ``StripeSimulator/forwardPendingPayments(maxCount:)``.
-        public var forwardsWhenNetworkReturns: Bool
+        package var forwardsWhenNetworkReturns: Bool
         /// † The SDK's background forwarding: how long after a payment is stored (or a pass left payments stored)
-        /// the SDK forwards again on its own while online (seed 000: payments taken `forceOffline` online "are
+        /// the SDK forwards again on its own while online (Stripe: payments taken `forceOffline` online "are
         /// forwarded in the background"). The schedule is not published; nil turns it off. Evaluated lazily, on the
         /// next SDK call after the clock passed it (or ``StripeSimulator/runDueWork()``).
-        public var backgroundForwardingDelay: Double?
+        package var backgroundForwardingDelay: Double?
         /// A forwarding error to report for each stored payment instead of forwarding it (e.g. 1938); nil forwards
         /// normally. Whether the SDK keeps the payment is ``forwardingErrorsKeepingPayment``.
-        public var forwardingFailure: ErrorCode.Code?
+        package var forwardingFailure: ErrorCode.Code?
         /// Inference from the reference's messages: the forwarding errors after which the SDK keeps the payment stored
         /// and forwards it later (1938 "reconnect with live keys to resume", token, network and key-store errors);
         /// any other (1937 "the test transaction will be deleted", a refusal by Stripe) drops it.
-        public var forwardingErrorsKeepingPayment: Set<String>
+        package var forwardingErrorsKeepingPayment: Set<String>
         /// Inference: whether `clearCachedCredentials` loses the stored, unforwarded payments. The reference says only
-        /// that `paymentsCount` becomes nil and the amounts empty; seed 000 warns that clearing the SDK's storage
+        /// that `paymentsCount` becomes nil and the amounts empty; Stripe warns that clearing the SDK's storage
         /// loses them.
-        public var clearCachedCredentialsDropsStoredPayments: Bool
+        package var clearCachedCredentialsDropsStoredPayments: Bool
 
         // MARK: Network and Stripe's servers
 
         /// † The failure rate of `offlineIntermittent` ("about 50 %" in the reference).
-        public var intermittentFailureRate: Double
+        package var intermittentFailureRate: Double
         /// What happened to a confirmation whose response timed out in `offlineTimeout` mode: Stripe cannot say, so
         /// both are simulated. The default is the dangerous one: Stripe authorized the card and the answer was lost.
-        public var timeoutOutcome: TimeoutOutcome
+        package var timeoutOutcome: TimeoutOutcome
         /// † How long Stripe's Search takes to show a new or changed PaymentIntent. Stripe documents Search as
         /// eventually consistent, "up to about a minute"; the typical lag is not published. Retrieving by id is
         /// consistent.
-        public var searchLag: Double
-        /// How long an uncaptured authorization lasts: seed 002, "You must manually capture PaymentIntents within two
+        package var searchLag: Double
+        /// How long an uncaptured authorization lasts: Stripe: "You must manually capture PaymentIntents within two
         /// days or the authorization expires and funds are released to the customer".
-        public var captureWindow: Double
+        package var captureWindow: Double
         /// What Stripe does when the capture window passes (see ``ExpiredAuthorization``).
-        public var expiredAuthorization: ExpiredAuthorization
+        package var expiredAuthorization: ExpiredAuthorization
         /// † When a refund of the `refundFailed` test card fails ("asynchronously, with `expired_or_canceled_card`"):
-        /// seconds after it was created. UNVERIFIED: Stripe publishes no figure; a real refund can fail days later.
-        public var refundFailureDelay: Double
+        /// seconds after it was created. Unverified: Stripe publishes no figure; a real refund can fail days later.
+        package var refundFailureDelay: Double
         /// How a refund of the `refundFailed` test card begins, until ``refundFailureDelay`` has passed. Stripe
         /// documents refunds that are `succeeded` and later `failed` (`charge.refund.updated`), so the default is
         /// `succeeded`: the unkind case, where the app has already told the customer they were refunded. `pending` is
-        /// the other documented path. Which one the test card takes is UNVERIFIED.
-        public var refundFailedCardStartsAs: Stripe.RefundStatus
+        /// the other documented path. Which one the test card takes is unverified.
+        package var refundFailedCardStartsAs: Stripe.RefundStatus
         /// How long Stripe keeps an idempotency key: a key reused within it with other parameters is refused with
         /// `idempotency_error`; reused with the same ones, Stripe answers the first result again. Stripe documents
         /// that keys "can be removed from the system automatically after they're at least 24 hours old".
-        public var idempotencyKeyLifetime: Double
-        /// † Whether the amount's final two digits decide declines, as Stripe's physical test card does (seed 002: "an
+        package var idempotencyKeyLifetime: Double
+        /// † Whether the amount's final two digits decide declines, as Stripe's physical test card does (Stripe: "an
         /// amount ending in 00 results in an approved payment"; the other endings come from a third-party copy of
         /// Stripe's testing page and apply to the physical card). Off by default for that reason.
-        public var declinesByTestAmount: Bool
+        package var declinesByTestAmount: Bool
 
         /// Creates a configuration; the defaults are an online, offline-capable-off USD account with a Stripe M2,
         /// a Chipper 2X and a WisePad 3 in range, reading a Visa by chip.
-        public init(offlineEnabled: Bool = false, simulatedCard: SimulatedCardType = .visa,
+        package init(offlineEnabled: Bool = false, simulatedCard: SimulatedCardType = .visa,
                     simulatedReadMethod: ReadMethod = .contactEMV, simulatedTipAmount: UInt? = nil,
                     testReaderUpdate: TestReaderUpdate = .none,
                     readersInRange: [Reader] = SimulatorConfiguration.defaultReaders,
@@ -150,7 +150,7 @@ extension Stripe {
         }
 
         /// The default ``forwardingErrorsKeepingPayment``.
-        public static let defaultForwardingErrorsKeepingPayment: Set<String> = [
+        package static let defaultForwardingErrorsKeepingPayment: Set<String> = [
             "forwardingLiveModePaymentInTestMode", "accountIdMismatchWhileForwarding",
             "connectionTokenProviderCompletedWithErrorWhileForwarding",
             "connectionTokenProviderCompletedWithNothingWhileForwarding", "notConnectedToInternet", "requestTimedOut",
@@ -161,7 +161,7 @@ extension Stripe {
         /// † The decline code of a test amount by its final two digits (minor units): .01 `call_issuer`,
         /// .05 `generic_decline`, .55 `incorrect_pin`, .65 `withdrawal_count_limit_exceeded`, .75 `pin_try_exceeded`;
         /// nil (approved) otherwise, including .00 and the PIN-prompt endings .02 and .03.
-        public static func testAmountDeclineCode(_ amount: UInt) -> String? {
+        package static func testAmountDeclineCode(_ amount: UInt) -> String? {
             switch amount % 100 {
             case 1: "call_issuer"
             case 5: "generic_decline"
@@ -173,7 +173,7 @@ extension Stripe {
         }
 
         /// The simulated readers in range by default.
-        public static let defaultReaders: [Reader] = [
+        package static let defaultReaders: [Reader] = [
             Reader(serialNumber: "STRM2-SIM-0001", deviceType: .stripeM2, deviceSoftwareVersion: "2.01.00.17",
                    batteryLevel: 0.9, batteryStatus: .nominal, isCharging: false, simulated: true),
             Reader(serialNumber: "CHB2X-SIM-0001", deviceType: .chipper2X, deviceSoftwareVersion: "1.00.03.34",
@@ -184,10 +184,10 @@ extension Stripe {
     }
 
     /// When the simulated customer presents the card: the core's ``SimulatedCardPresentation``.
-    public typealias CardPresentation = SimulatedCardPresentation
+    package typealias CardPresentation = SimulatedCardPresentation
 
     /// What a timed-out confirmation did on Stripe's side.
-    public enum TimeoutOutcome: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum TimeoutOutcome: String, Hashable, Sendable, Codable, CaseIterable {
         /// Stripe authorized the card; the response was lost.
         case processedResponseLost
         /// The request never reached Stripe.
@@ -195,7 +195,7 @@ extension Stripe {
     }
 
     /// What Stripe does with an uncaptured authorization when the capture window passes.
-    public enum ExpiredAuthorization: String, Hashable, Sendable, Codable, CaseIterable {
+    package enum ExpiredAuthorization: String, Hashable, Sendable, Codable, CaseIterable {
         /// Seed 002: the authorization expires and the funds are released: the intent is canceled by Stripe
         /// (`cancellationReason` `automatic`, an inference from Stripe's list of internally generated reasons).
         case canceled

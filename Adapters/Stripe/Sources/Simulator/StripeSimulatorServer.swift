@@ -6,37 +6,37 @@ import TenderStripe
 /// implements (``StripeServerLookup``, ``PaymentCaptureService``, ``PaymentRefundService``), over a
 /// ``StripeSimulator``'s processor-side state. Search lags (``Stripe/SimulatorConfiguration/searchLag``); retrieving by
 /// id is consistent. Every call fails when the device's network does not let the request through.
-public struct StripeSimulatorServer: StripeServerLookup, PaymentCaptureService, PaymentRefundService {
+package struct StripeSimulatorServer: StripeServerLookup, PaymentCaptureService, PaymentRefundService {
     /// The simulator whose servers these are.
-    public let simulator: StripeSimulator
+    package let simulator: StripeSimulator
 
     /// An error from Stripe's API, as the app's server relays it.
-    public struct APIError: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct APIError: Error, Hashable, Sendable, CustomStringConvertible {
         /// Stripe's error code, e.g. `payment_intent_unexpected_state`, `amount_too_large`, `charge_already_refunded`.
-        public var code: String
+        package var code: String
         /// The message.
-        public var message: String
+        package var message: String
         /// `code: message`.
-        public var description: String { "\(code): \(message)" }
+        package var description: String { "\(code): \(message)" }
     }
 
     /// The app's server cannot reach Stripe (the device's network is down).
-    public struct Unreachable: Error, Hashable, Sendable {}
+    package struct Unreachable: Error, Hashable, Sendable {}
 
     // MARK: StripeServerLookup
 
     /// `GET /v1/payment_intents/search`: the intents with this metadata, as the (lagging) index has them.
-    public func paymentIntents(metadataKey key: String, value: String) async throws -> [Stripe.PaymentIntent] {
+    package func paymentIntents(metadataKey key: String, value: String) async throws -> [Stripe.PaymentIntent] {
         try await simulator.serverCall { $0.search(metadataKey: key, value: value) }
     }
 
     /// `GET /v1/payment_intents/:id`.
-    public func paymentIntent(id: String) async throws -> Stripe.PaymentIntent? {
+    package func paymentIntent(id: String) async throws -> Stripe.PaymentIntent? {
         try await simulator.serverCall { $0.serverIntent(stripeId: id) }
     }
 
     /// `POST /v1/payment_intents/:id/cancel`.
-    public func cancelPaymentIntent(id: String) async throws -> Stripe.PaymentIntent {
+    package func cancelPaymentIntent(id: String) async throws -> Stripe.PaymentIntent {
         try await simulator.serverCall { try $0.cancelOnServer(stripeId: id, reason: "abandoned") }
     }
 
@@ -44,7 +44,7 @@ public struct StripeSimulatorServer: StripeServerLookup, PaymentCaptureService, 
 
     /// `POST /v1/payment_intents/:id/capture` with `amount_to_capture`, under the request's idempotency key (a key
     /// reused for another request within Stripe's 24 hours: `idempotency_error`, ``PaymentError/Code/duplicateReference``).
-    public func capture(_ request: CaptureRequest) async throws {
+    package func capture(_ request: CaptureRequest) async throws {
         let minor = try request.amount.unsignedMinorUnits()
         do {
             try await simulator.serverCall {
@@ -57,7 +57,7 @@ public struct StripeSimulatorServer: StripeServerLookup, PaymentCaptureService, 
 
     /// `POST /v1/payment_intents/:id/cancel`: releases an uncaptured authorization, under the request's idempotency
     /// key.
-    public func void(_ request: VoidRequest) async throws {
+    package func void(_ request: VoidRequest) async throws {
         do {
             _ = try await simulator.serverCall {
                 try $0.cancelOnServer(stripeId: request.processorPaymentID, reason: "requested_by_customer",
@@ -80,7 +80,7 @@ public struct StripeSimulatorServer: StripeServerLookup, PaymentCaptureService, 
     // MARK: PaymentRefundService
 
     /// `POST /v1/refunds` with an `Idempotency-Key`. Stripe's refusals become ``PaymentError``s (nothing refunded).
-    public func refund(_ request: RefundRequest) async throws -> RefundResult {
+    package func refund(_ request: RefundRequest) async throws -> RefundResult {
         do {
             return try await simulator.serverCall { try $0.refundOnServer(request) }
         } catch let error as APIError {
@@ -91,7 +91,7 @@ public struct StripeSimulatorServer: StripeServerLookup, PaymentCaptureService, 
     }
 
     /// The refund made under this key (an API refund's idempotency key, or an in-person refund's metadata) or id.
-    public func lookUpRefund(processor: String, processorPaymentID: String, idempotencyKey: String,
+    package func lookUpRefund(processor: String, processorPaymentID: String, idempotencyKey: String,
                              processorRefundID: String?) async throws -> RefundResult? {
         do {
             return try await simulator.serverCall { $0.refundResult(idempotencyKey: idempotencyKey, refundID: processorRefundID) }
@@ -120,7 +120,7 @@ public struct StripeSimulatorServer: StripeServerLookup, PaymentCaptureService, 
 
 extension StripeSimulator {
     /// The app's server side of this simulator.
-    public nonisolated var server: StripeSimulatorServer { StripeSimulatorServer(simulator: self) }
+    package nonisolated var server: StripeSimulatorServer { StripeSimulatorServer(simulator: self) }
 
     /// Runs a server call if the network lets it through, after the work that fell due.
     func serverCall<T: Sendable>(_ body: @Sendable (isolated StripeSimulator) throws -> T) async throws -> T {
@@ -130,66 +130,66 @@ extension StripeSimulator {
     }
 
     /// A charge as Stripe's servers hold it: the processor-side truth tests compare the ledger with.
-    public struct ServerCharge: Hashable, Sendable, Codable {
+    package struct ServerCharge: Hashable, Sendable, Codable {
         /// `ch_…`.
-        public var stripeId: String
+        package var stripeId: String
         /// The PaymentIntent's `pi_…`.
-        public var paymentIntentId: String
+        package var paymentIntentId: String
         /// The app's reference, from metadata `tender_reference`.
-        public var reference: String?
+        package var reference: String?
         /// The intent's metadata.
-        public var metadata: [String: String]
+        package var metadata: [String: String]
         /// Amount authorized including tip, minor units.
-        public var amount: UInt
+        package var amount: UInt
         /// Lowercase currency.
-        public var currency: String
+        package var currency: String
         /// `succeeded` (authorized), or `failed` (declined).
-        public var status: Stripe.ChargeStatus
+        package var status: Stripe.ChargeStatus
         /// The decline code of a failed charge.
-        public var declineCode: String?
+        package var declineCode: String?
         /// Whether the funds were captured, and how much.
-        public var captured: Bool, amountCaptured: UInt = 0
+        package var captured: Bool, amountCaptured: UInt = 0
         /// Whether the authorization was released (canceled, voided or expired before capture).
-        public var released: Bool
+        package var released: Bool
         /// Whether the card was collected offline and forwarded.
-        public var collectedOffline: Bool
+        package var collectedOffline: Bool
         /// The simulated card (its type only), for refunds.
-        public var card: Stripe.SimulatedCardType?
+        package var card: Stripe.SimulatedCardType?
         /// When an uncaptured authorization expires.
-        public var captureBefore: Date?
+        package var captureBefore: Date?
     }
 
     /// A refund as Stripe's servers hold it.
-    public struct ServerRefund: Hashable, Sendable, Codable {
+    package struct ServerRefund: Hashable, Sendable, Codable {
         /// `re_…`, and the refunded charge and intent.
-        public var stripeId: String, chargeId: String, paymentIntentId: String
+        package var stripeId: String, chargeId: String, paymentIntentId: String
         /// Amount, minor units, and lowercase currency.
-        public var amount: UInt, currency: String
+        package var amount: UInt, currency: String
         /// Where it stands.
-        public var status: Stripe.RefundStatus
+        package var status: Stripe.RefundStatus
         /// The API request's idempotency key, if any; in-person refunds carry Tender's key in ``metadata``.
-        public var idempotencyKey: String?
+        package var idempotencyKey: String?
         /// `metadata`.
-        public var metadata: [String: String]
+        package var metadata: [String: String]
         /// Whether it was made through the reader.
-        public var inPerson: Bool
+        package var inPerson: Bool
         /// Why it failed, once failed; and when a failing refund fails.
-        public var failureReason: String?, failsAt: Date?
+        package var failureReason: String?, failsAt: Date?
     }
 
     /// One version of an intent in Stripe's search index.
-    public struct IndexedIntent: Hashable, Sendable, Codable {
+    package struct IndexedIntent: Hashable, Sendable, Codable {
         /// The intent as written.
-        public var intent: Stripe.PaymentIntent
+        package var intent: Stripe.PaymentIntent
         /// When it was written.
-        public var at: Date
+        package var at: Date
     }
 
     // MARK: Intents
 
     /// The app's backend creates a PaymentIntent (for ``retrievePaymentIntent(clientSecret:)``), or the SDK does
     /// online.
-    public func createOnServer(_ parameters: Stripe.PaymentIntentParameters) -> Stripe.PaymentIntent {
+    package func createOnServer(_ parameters: Stripe.PaymentIntentParameters) -> Stripe.PaymentIntent {
         let stripeId = nextID("pi_")
         let intent = Stripe.PaymentIntent(
             sdkHandle: nil, stripeId: stripeId, status: .requiresPaymentMethod, amount: parameters.amount,
@@ -333,7 +333,7 @@ extension StripeSimulator {
 
     /// `POST /v1/payment_intents/:id/cancel` without an idempotency key.
     @discardableResult
-    public func cancelOnServer(stripeId: String, reason: String = "requested_by_customer")
+    package func cancelOnServer(stripeId: String, reason: String = "requested_by_customer")
         throws(StripeSimulatorServer.APIError) -> Stripe.PaymentIntent {
         guard var server = serverIntent(stripeId: stripeId), server.status != .succeeded, server.status != .canceled else {
             throw StripeSimulatorServer.APIError(code: "payment_intent_unexpected_state",

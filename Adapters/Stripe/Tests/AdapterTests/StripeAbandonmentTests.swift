@@ -42,7 +42,7 @@ struct StripeAbandonmentTests {
         let first = try await pay(processor, sale("D-2"))
         #expect(first.state == .declined)
         #expect(try await processor.abandonPayment(query(first, since: clock.now())) != nil)
-        await simulator.updateConfiguration { $0.simulatedCard = .mastercard }
+        await simulator.configure { $0.simulatedCard = .mastercard }
         let second = try await pay(processor, sale("D-2"), attempt: newAttempt(2, number: 2))
         #expect(second.state == .succeeded)
         #expect(await simulator.chargeCount(reference: "D-2") == 1)
@@ -61,7 +61,7 @@ struct StripeAbandonmentTests {
         #expect(note?.contains("canceled at Stripe") == true)
         #expect(await simulator.serverIntent(stripeId: declined.processorPaymentID ?? "")?.status == .canceled)
 
-        await simulator.updateConfiguration { $0.simulatedCard = .interac }
+        await simulator.configure { $0.simulatedCard = .interac }
         let refused = try await pay(fresh, sale("AB-2"), routing: .offline)
         #expect(refused.state == .failed)
         #expect(try await fresh.abandonPayment(query(refused, since: clock.now()))

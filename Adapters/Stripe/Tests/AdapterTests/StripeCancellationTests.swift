@@ -46,7 +46,7 @@ struct StripeCancellationTests {
         #expect(try await collecting.value.state == .canceled)
         #expect(await simulator.paymentStatus == .ready)
 
-        await simulator.updateConfiguration { $0.cardPresentation = .immediate }
+        await simulator.configure { $0.cardPresentation = .immediate }
         await simulator.inject(.holdNextAuthorization)
         let confirming = Task { try await pay(processor, sale("K-2")) }
         await eventually { await simulator.isHolding }

@@ -27,7 +27,7 @@ struct StripeConformanceSubject: ConformanceSubject {
 
         static func processor(_ simulator: StripeSimulator, _ clock: ManualClock) -> StripeProcessor {
             StripeProcessor(client: simulator, captureService: simulator.server, serverLookup: simulator.server,
-                            refundService: simulator.server, clock: clock, simulatedReaders: true)
+                            refundService: simulator.server, configuration: .withSimulatedReaders, clock: clock)
         }
 
         var processor: any PaymentProcessor { current.current }
@@ -37,7 +37,7 @@ struct StripeConformanceSubject: ConformanceSubject {
         }
 
         func presentNextCard(_ card: ConformanceCard) async {
-            await simulator.updateConfiguration {
+            await simulator.configure {
                 $0.simulatedCard = switch card {
                 case .approve: .visa
                 case .decline, .declineWhenForwarded: .chargeDeclined
@@ -65,7 +65,7 @@ struct StripeConformanceSubject: ConformanceSubject {
             switch fault {
             case .confirmNotReceived: await simulator.inject(.confirmNotReceived)
             case .answerLostAfterCharge: await simulator.inject(.answerLostAfterCharge)
-            case .searchLag(let seconds): await simulator.updateConfiguration { $0.searchLag = seconds }
+            case .searchLag(let seconds): await simulator.configure { $0.searchLag = seconds }
             case .holdNextCard: await simulator.inject(.holdNextCard)
             case .holdNextAuthorization: await simulator.inject(.holdNextAuthorization)
             }
@@ -74,7 +74,7 @@ struct StripeConformanceSubject: ConformanceSubject {
         /// Stripe's own test card for it (4000000000005126, `refundFailed`): its refunds begin `succeeded` and fail
         /// `seconds` later (the delay is UNVERIFIED: Stripe publishes none).
         func failNextRefundAfterSuccess(after seconds: Double) async -> ConformanceSupport? {
-            await simulator.updateConfiguration {
+            await simulator.configure {
                 $0.simulatedCard = .refundFailed
                 $0.refundFailureDelay = seconds
                 $0.refundFailedCardStartsAs = .succeeded

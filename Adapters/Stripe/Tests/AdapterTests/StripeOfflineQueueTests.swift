@@ -80,7 +80,7 @@ struct StripeOfflineQueueTests {
                 #expect(processor.emittedEvents.contains { event in
                     if case .forwardingError(let error) = event { error.vendor?.numericCode == 1938 } else { false }
                 })
-                await simulator.updateConfiguration { $0.forwardingFailure = nil }
+                await simulator.configure { $0.forwardingFailure = nil }
                 await simulator.forwardPendingPayments()
                 #expect(forwardedUpdates(processor).map(\.state) == [.forwarded])
                 #expect(await simulator.chargeCount(reference: "FC") == 1)

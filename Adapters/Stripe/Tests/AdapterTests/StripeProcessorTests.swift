@@ -46,7 +46,7 @@ struct StripeProcessorTests {
             let mode = modes[Int(random.next() % UInt64(modes.count))]
             let routing = routes[Int(random.next() % UInt64(routes.count))]
             let capture: CaptureMode = random.next() % 2 == 0 ? .automatic : .manual
-            await simulator.updateConfiguration { $0.simulatedCard = card }
+            await simulator.configure { $0.simulatedCard = card }
             await simulator.setSimulatedOfflineMode(mode)
             let request = sale(reference, cents: 500 + Int64(index), capture: capture)
             var result = try await pay(processor, request, routing: routing)
@@ -151,7 +151,7 @@ struct StripeProcessorTests {
         await simulator.setSimulatedOfflineMode(.offlineImmediate)
         let stored = try await pay(processor, sale("O-2"), routing: .offline)
         #expect(stored.state == .storedOffline)
-        await simulator.updateConfiguration { $0.forwardsWhenNetworkReturns = true }
+        await simulator.configure { $0.forwardsWhenNetworkReturns = true }
         await simulator.setSimulatedOfflineMode(.disabled)
         let forwarded = try #require(forwardedUpdates(processor).first)
         #expect(forwarded.state == .declinedAfterForwarding)

@@ -121,7 +121,7 @@ struct StripeRecoveryTests {
 
         let never = PaymentLookupQuery(reference: "NEVER", recordedState: .processing, since: clock.now())
         #expect(try await fresh.lookUpPayment(never) == .unknown)
-        clock.advance(by: StripeProcessor.defaultSearchConsistencyWindow)
+        clock.advance(by: StripeProcessor.Configuration().searchConsistencyWindow)
         #expect(try await fresh.lookUpPayment(never) == .notFound)
         _ = try await pay(processor, sale("HELD", policy: .forceOffline), routing: .offline)
         #expect(try await fresh.lookUpPayment(never) == .unknown, "the SDK stores a payment it does not list")
@@ -153,7 +153,7 @@ struct StripeRecoveryTests {
         #expect(try await processor.lookUpPayment(created) == .unknown, "`created` with no id is no proof by itself")
         #expect(try await processor.lookUpPayment(PaymentLookupQuery(reference: "C", recordedState: .collecting,
                                                                      since: clock.now())) == .unknown)
-        clock.advance(by: StripeProcessor.defaultSearchConsistencyWindow)
+        clock.advance(by: StripeProcessor.Configuration().searchConsistencyWindow)
         #expect(try await processor.lookUpPayment(created) == .notFound, "nothing stored, search empty, windows passed")
         #expect(try await processor.lookUpPayment(PaymentLookupQuery(reference: "X", processorPaymentID: "pi_missing"))
             == .notFound)

@@ -93,7 +93,7 @@ struct StripeRefundTests {
         canceled.cancel()
         await #expect(throws: PaymentError.self) { _ = try await canceled.value }
 
-        await simulator.updateConfiguration { $0.simulatedCard = .visa }
+        await simulator.configure { $0.simulatedCard = .visa }
         let mismatch = try await processor.refundPayment(refund(paid, cents: 100, number: 3, currency: .cad),
                                                          throughReader: true)
         #expect(mismatch.status == .failed)

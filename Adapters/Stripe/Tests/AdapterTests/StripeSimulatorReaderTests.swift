@@ -89,7 +89,7 @@ struct StripeSimulatorReaderTests {
         clock.advance(by: 25 * 86_400)
         let otherM2 = Stripe.Reader(serialNumber: "STRM2-SIM-0002", deviceType: .stripeM2, batteryLevel: 0.9,
                                     simulated: true)
-        await simulator.updateConfiguration { $0.readersInRange.append(otherM2) }
+        await simulator.configure { $0.readersInRange.append(otherM2) }
         try await connect(simulator, otherM2)
         try await simulator.disconnectReader()
         clock.advance(by: 10 * 86_400)
@@ -113,7 +113,7 @@ struct StripeSimulatorReaderTests {
         let (simulator, _) = makeSimulator()
         try await connect(simulator)
         try await simulator.disconnectReader()
-        await simulator.updateConfiguration { $0.testReaderUpdate = .requiredOffline }
+        await simulator.configure { $0.testReaderUpdate = .requiredOffline }
         await simulator.setSimulatedOfflineMode(.offlineImmediate)
         #expect(await connectError(simulator)?.code == .readerConnectionOfflineNeedsUpdate)
         await simulator.setSimulatedOfflineMode(.disabled)
@@ -218,7 +218,7 @@ struct StripeSimulatorReaderTests {
         try await simulator.rebootReader()
         #expect(delegate.lines.suffix(2) == ["reconnectStarted rebootRequested", "reconnectSucceeded"])
 
-        await simulator.updateConfiguration { $0.reconnectionSucceeds = false }
+        await simulator.configure { $0.reconnectionSucceeds = false }
         await simulator.simulateUnexpectedDisconnect(reason: .poweredOff)
         #expect(delegate.lines.suffix(3) == ["reconnectStarted poweredOff", "reconnectFailed", "disconnect poweredOff"])
         #expect(await simulator.connectedReader == nil)
@@ -230,7 +230,7 @@ struct StripeSimulatorReaderTests {
         #expect(!manual.lines.contains { $0.hasPrefix("reconnectStarted") })
 
         let canceling = RecordingDelegate(cancelReconnects: true)
-        await simulator.updateConfiguration { $0.reconnectionSucceeds = true }
+        await simulator.configure { $0.reconnectionSucceeds = true }
         try await connect(simulator, delegate: canceling)
         await simulator.simulateUnexpectedDisconnect()
         #expect(canceling.lines.suffix(2) == ["reconnectFailed", "disconnect bluetoothSignalLost"])
@@ -264,7 +264,7 @@ struct StripeSimulatorReaderTests {
         let (pending, _) = makeSimulator { $0.testReaderUpdate = .available }
         try await connect(pending)
         try await pending.disconnectReader()
-        await pending.updateConfiguration { $0.testReaderUpdate = .none }
+        await pending.configure { $0.testReaderUpdate = .none }
         await pending.setSimulatedOfflineMode(.offlineImmediate)
         #expect(await connectError(pending)?.code == .readerConnectionOfflineNeedsUpdate)
 

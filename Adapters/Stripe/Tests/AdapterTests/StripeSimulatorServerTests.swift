@@ -108,7 +108,7 @@ struct StripeSimulatorServerTests {
             #expect(delegate.lines.contains(line), "\(delegate.lines)")
             #expect(await simulator.chargeCount(reference: "FD") == 0)
             if stillStored == 1 {
-                await simulator.updateConfiguration { $0.forwardingFailure = nil }
+                await simulator.configure { $0.forwardingFailure = nil }
                 await simulator.forwardPendingPayments()
                 #expect(await simulator.chargeCount(reference: "FD") == 1, "kept payments forward later: \(line)")
             }
@@ -223,13 +223,13 @@ struct StripeSimulatorServerTests {
         #expect(try await server.lookUpRefund(processor: "stripe", processorPaymentID: paid.stripeId ?? "",
                                               idempotencyKey: "RF/refund-9", processorRefundID: nil) == nil)
 
-        await simulator.updateConfiguration { $0.simulatedCard = .interac }
+        await simulator.configure { $0.simulatedCard = .interac }
         let interac = try await takeDirect(simulator, reference: "IN", capture: .automatic)
         await #expect(throws: PaymentError.self) {
             _ = try await server.refund(request(100, key: "IN/refund-1", id: interac.stripeId))
         }
 
-        await simulator.updateConfiguration { $0.simulatedCard = .refundFailed }
+        await simulator.configure { $0.simulatedCard = .refundFailed }
         let failing = try await takeDirect(simulator, reference: "FL", capture: .automatic)
         let succeeded = try await server.refund(request(100, key: "FL/refund-1", id: failing.stripeId))
         #expect(succeeded.status == .succeeded, "the refundFailed card's refunds begin succeeded, as Stripe's do")

@@ -281,7 +281,7 @@ struct StripeSimulatorPaymentTests {
             #expect(error.code == .offlineAndCardExpired)
             #expect(error.paymentIntent?.status == .requiresPaymentMethod)
         }
-        await simulator.updateConfiguration {
+        await simulator.configure {
             $0.simulatedCard = .visa
             $0.offlineCardDeclineReason = "offline_pin_required"
         }

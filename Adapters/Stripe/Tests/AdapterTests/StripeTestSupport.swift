@@ -60,9 +60,9 @@ func makeProcessor(_ simulator: StripeSimulator, clock: ManualClock, autoReconne
                    capture: RecordingCaptureService? = nil, serverLookup: Bool = true,
                    client: (any StripeClient)? = nil) -> StripeProcessor {
     StripeProcessor(client: client ?? simulator, captureService: capture ?? RecordingCaptureService(simulator: simulator),
-                    serverLookup: serverLookup ? simulator.server : nil, refundService: simulator.server, clock: clock,
-                    autoReconnectOnUnexpectedDisconnect: autoReconnect, simulatedReaders: true,
-                    keepingEventHistory: true)
+                    serverLookup: serverLookup ? simulator.server : nil, refundService: simulator.server,
+                    configuration: .withSimulatedReaders.with { $0.autoReconnectOnUnexpectedDisconnect = autoReconnect },
+                    clock: clock, emitter: ProcessorEventEmitter(keepingHistory: true))
 }
 
 /// A processor over `simulator`, connected online to the simulated M2 at ``testLocation``.

@@ -1,5 +1,6 @@
 import Foundation
 import StripeTerminalSurface
+import StripeTerminalSurfaceBackend
 import Tender
 import TenderStripe
 import TenderStripeSimulator
@@ -31,7 +32,7 @@ struct StripeBridgeConformanceSubject: ConformanceSubject {
         }
 
         func presentNextCard(_ card: ConformanceCard) async {
-            await device.simulator.updateConfiguration {
+            await device.simulator.configure {
                 $0.simulatedCard = switch card {
                 case .approve: .visa
                 case .decline, .declineWhenForwarded: .chargeDeclined
@@ -62,7 +63,7 @@ struct StripeBridgeConformanceSubject: ConformanceSubject {
             switch fault {
             case .confirmNotReceived: await simulator.inject(.confirmNotReceived)
             case .answerLostAfterCharge: await simulator.inject(.answerLostAfterCharge)
-            case .searchLag(let seconds): await simulator.updateConfiguration { $0.searchLag = seconds }
+            case .searchLag(let seconds): await simulator.configure { $0.searchLag = seconds }
             case .holdNextCard: await simulator.inject(.holdNextCard)
             case .holdNextAuthorization: await simulator.inject(.holdNextAuthorization)
             }
@@ -71,7 +72,7 @@ struct StripeBridgeConformanceSubject: ConformanceSubject {
         /// Stripe's refundFailed test card (4000000000005126): its refunds begin `succeeded` and fail `seconds` later
         /// (UNVERIFIED delay: Stripe publishes none).
         func failNextRefundAfterSuccess(after seconds: Double) async -> ConformanceSupport? {
-            await device.simulator.updateConfiguration {
+            await device.simulator.configure {
                 $0.simulatedCard = .refundFailed
                 $0.refundFailureDelay = seconds
                 $0.refundFailedCardStartsAs = .succeeded

@@ -1,5 +1,6 @@
 import Foundation
 import StripeTerminalSurface
+import StripeTerminalSurfaceBackend
 import Tender
 import TenderStripe
 import TenderStripeSimulator

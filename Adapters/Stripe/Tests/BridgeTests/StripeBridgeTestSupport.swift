@@ -1,5 +1,6 @@
 import Foundation
 import StripeTerminalSurface
+import StripeTerminalSurfaceBackend
 import Tender
 import TenderStripe
 import TenderStripeSimulator
@@ -79,8 +80,8 @@ final class BridgeDevice: Sendable {
             return StripeTerminalBridge(offlineModeEnabled: offlineEnabled, objectCapacity: objectCapacity)
         }
         let processor = StripeProcessor(client: bridge, captureService: simulator.server, serverLookup: simulator.server,
-                                        refundService: simulator.server, clock: clock, simulatedReaders: true,
-                                        keepingEventHistory: true)
+                                        refundService: simulator.server, configuration: .withSimulatedReaders,
+                                        clock: clock, emitter: ProcessorEventEmitter(keepingHistory: true))
         return BridgeLaunch(backend: backend, bridge: bridge, processor: processor)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import StripeTerminalSurface
+import StripeTerminalSurfaceBackend
 import Testing
 
 /// Raw values, which a symbol graph does not show: each reference case must be the mirror's case of that raw value, by

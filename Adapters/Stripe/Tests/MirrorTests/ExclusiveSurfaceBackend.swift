@@ -1,4 +1,5 @@
 import StripeTerminalSurface
+import StripeTerminalSurfaceBackend
 import Testing
 
 /// Runs each test of the suite it marks while holding the process-wide backend slot (``SurfaceBackendExclusivity``):

@@ -1,5 +1,6 @@
 import Foundation
 import StripeTerminalSurface
+import StripeTerminalSurfaceBackend
 import Testing
 
 /// `NS_REFINED_FOR_SWIFT` imports two methods under `__` names, which no symbol graph shows. These references spell

@@ -1,5 +1,6 @@
 import Foundation
 import StripeTerminalSurface
+import StripeTerminalSurfaceBackend
 import Testing
 
 /// The backend seam: every behaviour reaches the installed ``SurfaceBackend``, and what the surface does itself (the

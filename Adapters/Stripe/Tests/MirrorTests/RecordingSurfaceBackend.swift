@@ -1,5 +1,6 @@
 import Foundation
 import StripeTerminalSurface
+import StripeTerminalSurfaceBackend
 import Testing
 
 /// A scripted ``SurfaceBackend`` for the behaviour tests: it records each call by name and answers with the closure

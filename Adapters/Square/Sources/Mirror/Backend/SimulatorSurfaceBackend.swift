@@ -18,7 +18,7 @@ import protocol Tender.TenderClock
 /// - **Callbacks on the main thread.** Delegate, observer and completion calls are queued to the main queue in the
 ///   order the simulator made them. With ``CallbackDelivery/duringCall`` those made during an SDK call are delivered
 ///   before that call returns (`didFail` before `startPayment` returns `nil`, as the simulator does); with
-///   ``CallbackDelivery/afterReturn`` only after it returned. Square documents neither (UNVERIFIED), so both run.
+///   ``CallbackDelivery/afterReturn`` only after it returned. Square documents neither (unverified), so both run.
 /// - **Weak delegates and observers.** The SDK holds them weakly here (Square does not say; a bridge must hold its
 ///   own), so one the bridge dropped hears nothing.
 /// - **Relaunch.** ``relaunch()`` forgets every SDK object handed out (handles, readers, delegates, observers), with

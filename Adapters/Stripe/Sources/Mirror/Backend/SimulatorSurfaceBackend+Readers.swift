@@ -1,4 +1,5 @@
 import Foundation
+import StripeTerminalSurface
 import TenderStripe
 import TenderStripeSimulator
 
@@ -47,7 +48,7 @@ extension SimulatorSurfaceBackend {
         let target = simulatorReader(for: reader)
         let done = UncheckedSendableBox(completion)
         onSimulator { [self] simulator in
-            if let update { await simulator.updateConfiguration { $0.testReaderUpdate = update } }
+            if let update { await simulator.configure { $0.testReaderUpdate = update } }
             do throws(Stripe.ErrorCode) {
                 let connected = try await simulator.connectReader(target, connectionConfig: value)
                 done.value(sdkReader(connected), nil)

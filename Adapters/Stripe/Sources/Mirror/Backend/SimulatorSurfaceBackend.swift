@@ -1,4 +1,5 @@
 import Foundation
+import StripeTerminalSurface
 import TenderStripe
 import TenderStripeSimulator
 
@@ -152,7 +153,7 @@ package final class SimulatorSurfaceBackend: SurfaceBackend, @unchecked Sendable
     }
 
     /// One object per backend, from the simulator's configuration when first asked. The simulator's configuration is
-    /// the test's to change (``StripeSimulator/updateConfiguration(_:)``); setting this object's properties does not.
+    /// the test's to change (``StripeSimulator/configure(_:)``); setting this object's properties does not.
     package func simulatorConfiguration(of terminal: Terminal) -> SimulatorConfiguration {
         arrive("simulatorConfiguration")
         if let known = state.withLock({ $0.simulatorConfiguration }) { return known }

@@ -1,4 +1,5 @@
 import Foundation
+import StripeTerminalSurface
 import TenderStripe
 
 // The SDK's objects, built from the simulator's values as the SDK would hand them out: one `PaymentIntent` object per

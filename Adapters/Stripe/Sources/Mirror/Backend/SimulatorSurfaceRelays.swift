@@ -1,4 +1,6 @@
 import Foundation
+import StripeTerminalSurface
+import func Tender.awaitCallback
 import TenderStripe
 
 // The simulator's delegates, relaying each callback to the app's SDK delegate with the SDK's sender-first signature
@@ -172,11 +174,9 @@ package final class SimulatorTokenRelay: Stripe.ConnectionTokenProvider, @unchec
             throw ErrorCode(.connectionTokenProviderCompletedWithNothing,
                             userInfo: [ErrorKey.message.rawValue: "Terminal.initWithTokenProvider was never called."])
         }
-        let token: String? = try await withCheckedThrowingContinuation { continuation in
-            provider.value.fetchConnectionToken { token, error in
-                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: token) }
-            }
+        let answer: Result<String?, any Error> = await awaitCallback { resume in
+            provider.value.fetchConnectionToken { token, error in resume(error.map { .failure($0) } ?? .success(token)) }
         }
-        return token ?? ""
+        return try answer.get() ?? ""
     }
 }

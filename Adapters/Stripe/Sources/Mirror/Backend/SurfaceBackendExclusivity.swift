@@ -1,4 +1,5 @@
 import Foundation
+import StripeTerminalSurface
 
 /// One test at a time may own the process-wide backend slot (``SurfaceBackendSlot`` and `Terminal.shared`): tests in any
 /// target that install a backend run their body inside ``run(_:)``, so two suites never race on the slot. Test support.

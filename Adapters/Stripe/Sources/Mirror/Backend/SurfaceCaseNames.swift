@@ -1,4 +1,5 @@
 import Foundation
+import StripeTerminalSurface
 import TenderStripe
 
 /// The backend's by-name conversions between the mirror's enums (Swift enums in this module, whose case names Swift's

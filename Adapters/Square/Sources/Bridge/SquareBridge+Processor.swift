@@ -1,0 +1,49 @@
+#if TENDER_SURFACE_MIRROR           // test builds: the surface mirror (checked first, so tests never need the SDK)
+import SquareMobilePaymentsSurface
+#elseif SquareMobilePaymentsSDK     // the package trait: the real SDK
+import SquareMobilePaymentsSDK
+#endif
+#if SquareMobilePaymentsSDK || TENDER_SURFACE_MIRROR
+import Foundation
+import Tender
+import TenderSquare
+#if canImport(UIKit)
+import UIKit
+#endif
+
+#if canImport(Network)  // the bridge's network monitor is `NWPathMonitor`: Apple platforms
+extension SquareProcessor {
+    /// A ``SquareProcessor`` over the real Mobile Payments SDK (`MobilePaymentsSDK.shared`, initialized first), as
+    /// an app creates it once at launch, on the main actor:
+    /// ```swift
+    /// let processor = SquareProcessor.mobilePayments(captureService: myServer, refundService: myServer,
+    ///                                                presentingFrom: { checkoutViewController })
+    /// ```
+    /// - Parameters:
+    ///   - captureService: the app's server-side capture and void (`CompletePayment`, `CancelPayment`).
+    ///   - serverLookup: the app's server's view of Square's Payments API (`TenderServer`'s Square client, or the
+    ///     app's own call to its server): recovery and abandonment ask it what Square holds. Without it, an unknown
+    ///     outcome stays unknown, and is never charged again.
+    ///   - refundService: the app's server-side refunds (`RefundPayment`); without it, refunds are refused.
+    ///   - configuration: the adapter's settings.
+    ///   - clock: the clock deadlines and windows are measured on.
+    ///   - presentingFrom: the view controller Square's payment UI is presented from (nil: Square's UI cannot show,
+    ///     and a payment that needs it fails).
+    @MainActor
+    public static func mobilePayments(captureService: any PaymentCaptureService,
+                                      serverLookup: (any SquareRESTLookup)? = nil,
+                                      refundService: (any PaymentRefundService)? = nil,
+                                      configuration: Configuration = Configuration(),
+                                      clock: any TenderClock = SystemClock(),
+                                      presentingFrom: (@MainActor @Sendable () -> UIViewController?)? = nil)
+        -> SquareProcessor {
+        var configuration = configuration
+        if let presentingFrom {
+            configuration.presentation = Square.PresentationContext(name: "app") { presentingFrom() }
+        }
+        return SquareProcessor(client: SquareMobilePaymentsBridge(), captureService: captureService,
+                               serverLookup: serverLookup.map(SquareRESTServerLookup.init), refundService: refundService, configuration: configuration, clock: clock)
+    }
+}
+#endif
+#endif
