@@ -1,7 +1,8 @@
 import Foundation
 import Tender
-import TenderStripe
+@_spi(Testing) import TenderStripe
 import TenderStripeSimulator
+import TenderTesting
 
 /// A reader delegate that ignores everything (the baseline has no app around it).
 struct SilentReaderDelegate: Stripe.MobileReaderDelegate {

@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+@_spi(Testing) import Tender
 
 /// Tender's ``PaymentProcessor`` for Stripe Terminal, over any ``StripeClient`` (the SDK's bridge on iOS,
 /// ``StripeSimulator`` elsewhere).
@@ -81,15 +81,31 @@ public actor StripeProcessor: PaymentProcessor {
     ///   - offlinePerPaymentMaximum: the processor limit reported in ``capabilities()`` when offline is enabled.
     ///   - searchConsistencyWindow: see ``defaultSearchConsistencyWindow``.
     ///   - refundFailureWindow: see ``defaultRefundFailureWindow``.
+    public init(client: any StripeClient, captureService: any PaymentCaptureService,
+                serverLookup: (any StripeServerLookup)? = nil, refundService: (any PaymentRefundService)? = nil,
+                clock: any TenderClock = SystemClock(), autoReconnectOnUnexpectedDisconnect: Bool = true,
+                offlinePerPaymentMaximum: [Currency: Int64] = StripeProcessor.stripeOfflineMaximum,
+                searchConsistencyWindow: Double = StripeProcessor.defaultSearchConsistencyWindow,
+                refundFailureWindow: Double = StripeProcessor.defaultRefundFailureWindow) {
+        self.init(client: client, captureService: captureService, serverLookup: serverLookup,
+                  refundService: refundService, clock: clock,
+                  autoReconnectOnUnexpectedDisconnect: autoReconnectOnUnexpectedDisconnect,
+                  offlinePerPaymentMaximum: offlinePerPaymentMaximum, searchConsistencyWindow: searchConsistencyWindow,
+                  refundFailureWindow: refundFailureWindow, simulatedReaders: false, keepingEventHistory: false)
+    }
+
+    /// The same, with the test hooks (`@_spi(Testing) import TenderStripe`: tests, the demo and the tools):
+    /// - Parameters:
     ///   - simulatedReaders: discover simulated readers (`setSimulated(true)`); the SDK's default finds real ones.
-    ///   - keepingEventHistory: keep every event for inspection (tests).
+    ///   - keepingEventHistory: keep every event for inspection (``emittedEvents``).
+    @_spi(Testing)
     public init(client: any StripeClient, captureService: any PaymentCaptureService,
                 serverLookup: (any StripeServerLookup)? = nil, refundService: (any PaymentRefundService)? = nil,
                 clock: any TenderClock = SystemClock(), autoReconnectOnUnexpectedDisconnect: Bool = true,
                 offlinePerPaymentMaximum: [Currency: Int64] = StripeProcessor.stripeOfflineMaximum,
                 searchConsistencyWindow: Double = StripeProcessor.defaultSearchConsistencyWindow,
                 refundFailureWindow: Double = StripeProcessor.defaultRefundFailureWindow,
-                simulatedReaders: Bool = false, keepingEventHistory: Bool = false) {
+                simulatedReaders: Bool, keepingEventHistory: Bool = false) {
         self.client = client
         self.captureService = captureService
         self.serverLookup = serverLookup
@@ -106,7 +122,7 @@ public actor StripeProcessor: PaymentProcessor {
     }
 
     /// Every event sent so far (only with `keepingEventHistory`).
-    public nonisolated var emittedEvents: [ProcessorEvent] { bridge.emitter.emitted }
+    @_spi(Testing) public nonisolated var emittedEvents: [ProcessorEvent] { bridge.emitter.emitted }
 
     /// The adapter's events.
     public nonisolated func events() -> AsyncStream<ProcessorEvent> { bridge.emitter.stream }
