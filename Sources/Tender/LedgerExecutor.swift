@@ -14,8 +14,8 @@ final class LedgerExecutor: SerialExecutor, @unchecked Sendable {
         case closure(() -> Void)
     }
 
-    /// The name of every ledger thread (`Thread.current.name` inside a ledger call).
-    static let threadName = "org.tender.ledger"
+    /// The name of every ledger thread (`Thread.current.name` inside a ledger call; 15 characters at most, Linux's limit).
+    static let threadName = "tender-ledger"
 
     private let condition = NSCondition()
     private var queue: [Work] = []
@@ -86,6 +86,17 @@ final class LedgerExecutor: SerialExecutor, @unchecked Sendable {
     }
 
     private func run() {
+        // Named from inside: on Linux a name given before `start()` is not applied, and the new thread would keep
+        // the name of the thread that created it (a cooperative one's).
+        #if canImport(Darwin)
+        pthread_setname_np(Self.threadName)
+        #else
+        // Glibc's `pthread_setname_np` is behind `_GNU_SOURCE`, which Swift's Glibc module does not define.
+        typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_setname_np") {
+            _ = unsafeBitCast(symbol, to: SetName.self)(pthread_self(), Self.threadName)
+        }
+        #endif
         condition.lock()
         threadID = pthread_self()
         condition.unlock()

@@ -47,7 +47,7 @@ public actor PaymentTerminal {
     public private(set) var polling: QueuePolling
 
     let clock: any TenderClock
-    let hub = EventHub()
+    nonisolated let hub = EventHub()
     var inFlight: Set<String> = []
     var refundsInFlight: Set<String> = []
     var live: [String: PaymentSession] = [:]

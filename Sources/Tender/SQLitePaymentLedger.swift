@@ -66,7 +66,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     /// How the file was opened (the package's test support and tools only; the default for apps).
     let options: SQLiteLedgerOptions
     /// The thread the ledger runs on.
-    let executor: LedgerExecutor
+    nonisolated let executor: LedgerExecutor
     /// ``db`` again, for the `deinit` to close it on the ledger's thread (nothing else reads it).
     private let connection: UncheckedResult<SQLiteDatabase>
 
