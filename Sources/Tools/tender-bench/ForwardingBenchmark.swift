@@ -78,9 +78,9 @@ struct ForwardingBenchmark {
         let name: String, target: Double?
         switch (throughFacade, baseline) {
         case (true, _): (name, target) = ("forwarding_facade_ratio", nil)
-        case (false, .minimalTable(synced: true)): (name, target) = ("forwarding_ratio", 2)
+        case (false, .minimalTable(synced: true)): (name, target) = ("forwarding_ratio", nil)
         case (false, .minimalTable(synced: false)): (name, target) = ("forwarding_unsynced_ratio", nil)
-        case (false, .sameWrites): (name, target) = ("forwarding_same_writes_ratio", nil)
+        case (false, .sameWrites): (name, target) = ("forwarding_same_writes_ratio", 1.0)
         }
         let result = try await Interleaved(minTrials: quick ? 3 : 10, maxTrials: quick ? 6 : 200,
                                            timeCap: quick ? 2 : 30).measure(
