@@ -30,6 +30,9 @@ let package = Package(
         .library(name: "TenderTestKit", targets: ["TenderTestKit"]),
         // Test support: an SQLite VFS that simulates power loss (unsynced writes kept in memory, dropped at a cut).
         .library(name: "TenderPowerLoss", targets: ["TenderPowerLoss"]),
+        // Test support: the in-memory processor, the manual clock, the simulated network and seeded generator the
+        // simulators use, their state file, and the SQLite VFS that counts a ledger's syncs (bench, tests).
+        .library(name: "TenderTesting", targets: ["TenderTesting"]),
         .executable(name: "tender-demo", targets: ["TenderDemo"]),
         .executable(name: "tender-bench", targets: ["tender-bench"]),
         .executable(name: "tender-chaos", targets: ["tender-chaos"]),
@@ -80,12 +83,12 @@ let package = Package(
         .target(name: "TenderStripe", dependencies: ["Tender"], path: "Adapters/Stripe/Sources/Adapter"),
         .target(
             name: "TenderStripeSimulator",
-            dependencies: ["Tender", "TenderStripe"],
+            dependencies: ["Tender", "TenderStripe", "TenderTesting"],
             path: "Adapters/Stripe/Sources/Simulator"
         ),
         .testTarget(
             name: "TenderStripeTests",
-            dependencies: ["TenderStripe", "TenderStripeSimulator", "Tender", "TenderTestKit"],
+            dependencies: ["TenderStripe", "TenderStripeSimulator", "Tender", "TenderTestKit", "TenderTesting"],
             path: "Adapters/Stripe/Tests/AdapterTests"
         ),
         // The surface mirror: Stripe Terminal iOS 5.5.0's API (`Terminal.shared`, its delegates, `PaymentIntent`,
@@ -125,7 +128,7 @@ let package = Package(
             name: "TenderStripeTerminalTests",
             dependencies: [
                 "TenderStripeTerminalOverSurface", "StripeTerminalSurfaceBackend", "StripeTerminalSurface", "TenderStripe",
-                "TenderStripeSimulator", "Tender", "TenderTestKit",
+                "TenderStripeSimulator", "Tender", "TenderTestKit", "TenderTesting",
             ],
             path: "Adapters/Stripe/Tests/BridgeTests"
         ),
@@ -134,12 +137,12 @@ let package = Package(
         .target(name: "TenderSquare", dependencies: ["Tender"], path: "Adapters/Square/Sources/Adapter"),
         .target(
             name: "TenderSquareSimulator",
-            dependencies: ["Tender", "TenderSquare"],
+            dependencies: ["Tender", "TenderSquare", "TenderTesting"],
             path: "Adapters/Square/Sources/Simulator"
         ),
         .testTarget(
             name: "TenderSquareTests",
-            dependencies: ["TenderSquare", "TenderSquareSimulator", "Tender", "TenderTestKit"],
+            dependencies: ["TenderSquare", "TenderSquareSimulator", "Tender", "TenderTestKit", "TenderTesting"],
             path: "Adapters/Square/Tests/AdapterTests"
         ),
         // The surface mirror: Square's SDK API (MobilePaymentsSDK.shared, its managers, protocols, classes, enums)
@@ -181,6 +184,7 @@ let package = Package(
             dependencies: [
                 "TenderSquareMobilePaymentsOverSurface", "SquareMobilePaymentsSurfaceBackend",
                 "SquareMobilePaymentsSurface", "TenderSquare", "TenderSquareSimulator", "Tender", "TenderTestKit",
+                "TenderTesting",
             ],
             path: "Adapters/Square/Tests/BridgeTests"
         ),
@@ -196,14 +200,17 @@ let package = Package(
         ),
 
         // MARK: Test support
-        .target(name: "TenderTestKit", dependencies: ["Tender", "TenderPowerLoss"],
+        .target(name: "TenderTestKit", dependencies: ["Tender", "TenderPowerLoss", "TenderTesting"],
                 path: "Sources/TestSupport/TenderTestKit"),
         // The power-loss VFS: wraps SQLite's default VFS, keeps every unsynced write in this process's memory and
         // writes it to the file only when SQLite syncs it; a cut (or a SIGKILL of the process) drops the rest.
         .target(name: "TenderPowerLoss", dependencies: ["Tender", "CSQLite"], path: "Sources/TestSupport/TenderPowerLoss"),
+        // What tests, tools, simulators and previews use and a shipping app must not link: the in-memory processor,
+        // the manual clock, the simulated network, the simulators' state file, the sync-counting VFS.
+        .target(name: "TenderTesting", dependencies: ["Tender", "CSQLite"], path: "Sources/TestSupport/TenderTesting"),
         .testTarget(
             name: "TenderPowerLossTests",
-            dependencies: ["TenderPowerLoss", "Tender", "CSQLite"],
+            dependencies: ["TenderPowerLoss", "Tender", "CSQLite", "TenderTesting"],
             path: "Tests/TenderPowerLossTests"
         ),
 
@@ -217,7 +224,7 @@ let package = Package(
             name: "tender-bench",
             dependencies: [
                 "Tender", "TenderStripe", "TenderStripeSimulator", "TenderSquare", "TenderSquareSimulator",
-                "CSQLite",
+                "CSQLite", "TenderTesting",
             ],
             path: "Sources/Tools/tender-bench"
         ),
@@ -225,7 +232,7 @@ let package = Package(
             name: "tender-chaos",
             dependencies: [
                 "Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator",
-                "TenderTestKit", "TenderPowerLoss",
+                "TenderTestKit", "TenderPowerLoss", "TenderTesting",
             ],
             path: "Sources/Tools/tender-chaos"
         ),
@@ -235,6 +242,7 @@ let package = Package(
             name: "TenderDemo",
             dependencies: [
                 "Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator", "TenderServer",
+                "TenderTesting",
                 // --through-sdk-surface: the bridges compiled against the SDK surface mirrors, and the mirrors'
                 // simulator-driven backends (test support; the default run uses the simulators directly).
                 "TenderStripeTerminalOverSurface", "StripeTerminalSurface", "StripeTerminalSurfaceBackend",
@@ -245,18 +253,20 @@ let package = Package(
         .target(name: "HouseAccountAdapter", dependencies: ["Tender"], path: "Examples/AdapterTemplate/Sources"),
         .testTarget(
             name: "HouseAccountAdapterTests",
-            dependencies: ["HouseAccountAdapter", "TenderTestKit"],
+            dependencies: ["HouseAccountAdapter", "TenderTestKit", "TenderTesting"],
             path: "Examples/AdapterTemplate/Tests"
         ),
 
         // MARK: Core tests
-        .testTarget(name: "TenderTests", dependencies: ["Tender"], path: "Tests/TenderTests"),
-        .testTarget(name: "TenderTestKitTests", dependencies: ["TenderTestKit"], path: "Tests/TenderTestKitTests"),
+        .testTarget(name: "TenderTests", dependencies: ["Tender", "TenderTesting"], path: "Tests/TenderTests"),
+        .testTarget(name: "TenderTestKitTests", dependencies: ["TenderTestKit", "TenderTesting"],
+                    path: "Tests/TenderTestKitTests"),
         // The adapters are twins: the same shape, configuration names, fault vocabulary, layout and API budget.
         .testTarget(
             name: "AdapterTwinsTests",
             dependencies: [
                 "Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator", "TenderTestKit",
+                "TenderTesting",
             ],
             path: "Tests/AdapterTwinsTests"
         ),

@@ -1,6 +1,7 @@
 import Foundation
 import Tender
 import TenderServer
+import TenderTesting
 
 /// The server half's result: what was sent through TenderServer and whether the peers' records agree.
 struct ServerHalfResult {

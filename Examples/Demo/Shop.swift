@@ -1,5 +1,6 @@
 import Foundation
 import Tender
+import TenderTesting
 
 /// What the shop keeps track of during its day.
 struct DayState {

@@ -2,6 +2,7 @@ import Foundation
 import Tender
 import TenderSquare
 import TenderSquareSimulator
+import TenderTesting
 
 /// Square Mobile Payments on its simulator: one seller opted in to offline, one contactless-and-chip reader. The
 /// adapter over the simulator, or over the bridge over the SDK's surface mirror whose backend is the same simulator

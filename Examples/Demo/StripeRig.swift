@@ -1,7 +1,8 @@
 import Foundation
 import Tender
-import TenderStripe
+@_spi(Testing) import TenderStripe
 import TenderStripeSimulator
+import TenderTesting
 
 /// Stripe Terminal on its simulator, with a simulated M2 reader: the adapter over the simulator, or over the bridge
 /// over the SDK's surface mirror whose backend is the same simulator (`--through-sdk-surface`).

@@ -3,6 +3,7 @@
 // processor disagree on anything.
 import Foundation
 import Tender
+import TenderTesting
 
 let options: Options
 do {
@@ -29,7 +30,7 @@ var results: [DayResult] = []
 var server: ServerHalfResult?
 var failure: String?
 do {
-    let ledger = try SQLitePaymentLedger(url: ledgerURL)
+    let ledger = try await SQLitePaymentLedger.open(url: ledgerURL)
     out.heading("Tender demo — seed \(options.seed), \(options.payments) sales per processor, ledger \(options.ledgerPath ?? "(temporary)")")
     if path == .sdkSurface {
         out.note("through the SDK surface: StripeProcessor → StripeTerminalBridge → Stripe Terminal's API (mirror) → simulator; SquareProcessor → SquareMobilePaymentsBridge → Square's SDK API (mirror) → simulator")

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let terminal = PaymentTerminal(processor: StripeProcessor(client: simulator, captureService: server),
-///                                ledger: try SQLitePaymentLedger(url: ledgerURL),
+///                                ledger: try await SQLitePaymentLedger.open(url: ledgerURL),
 ///                                scope: LedgerScope(merchantID: "acct_1", locationID: "tml_1"),
 ///                                limits: .single(perPayment: Money(minorUnits: 10_000, currency: .usd),
 ///                                                storedTotal: Money(minorUnits: 100_000, currency: .usd)))
@@ -47,7 +47,7 @@ public actor PaymentTerminal {
     public private(set) var polling: QueuePolling
 
     let clock: any TenderClock
-    let hub = EventHub()
+    nonisolated let hub = EventHub()
     var inFlight: Set<String> = []
     var refundsInFlight: Set<String> = []
     var live: [String: PaymentSession] = [:]
@@ -66,7 +66,7 @@ public actor PaymentTerminal {
     ///   - scope: the merchant and location.
     ///   - limits: the app's offline risk limits (default: no offline payments).
     ///   - polling: how ``run()`` polls the processor's queue (default ``QueuePolling/standard``).
-    ///   - clock: the time source (inject a ``ManualClock`` in tests).
+    ///   - clock: the time source (inject `TenderTesting`'s `ManualClock` in tests).
     public init(processor: any PaymentProcessor, ledger: any PaymentLedger = InMemoryPaymentLedger(),
                 scope: LedgerScope, limits: OfflineRiskLimits = .none, polling: QueuePolling = .standard,
                 clock: any TenderClock = SystemClock()) {
@@ -78,8 +78,13 @@ public actor PaymentTerminal {
         self.clock = clock
     }
 
-    /// A new subscription to the facade's events.
+    /// A new subscription to the facade's events, keeping up to ``TenderEvents/defaultBufferLimit`` unread events
+    /// (the newest; see ``TenderEvents`` for the policy).
     public nonisolated var events: TenderEvents { hub.subscribe() }
+
+    /// A new subscription to the facade's events that keeps up to `bufferingNewest` unread events (at least one):
+    /// when its reader falls further behind, the oldest unread events are dropped.
+    public nonisolated func events(bufferingNewest limit: Int) -> TenderEvents { hub.subscribe(bufferingNewest: limit) }
 
     /// Replaces the app's offline risk limits; the next payment is routed under them.
     public func setLimits(_ limits: OfflineRiskLimits) { self.limits = limits }

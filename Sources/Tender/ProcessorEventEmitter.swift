@@ -19,8 +19,11 @@ public final class ProcessorEventEmitter: Sendable {
     private let history: Locked<[ProcessorEvent]>
     private let keepsHistory: Bool
 
-    /// Creates an emitter. With `keepingHistory`, every event is also kept for tests to inspect.
-    public init(keepingHistory: Bool = false) {
+    /// Creates an emitter.
+    public convenience init() { self.init(keepingHistory: false) }
+
+    /// Creates an emitter. With `keepingHistory`, every event is also kept for tests to inspect (``emitted``).
+    @_spi(Testing) public init(keepingHistory: Bool) {
         history = Locked([])
         keepsHistory = keepingHistory
     }
@@ -53,7 +56,7 @@ public final class ProcessorEventEmitter: Sendable {
     }
 
     /// Every event sent so far (only with `keepingHistory`).
-    public var emitted: [ProcessorEvent] { history.current }
+    @_spi(Testing) public var emitted: [ProcessorEvent] { history.current }
 
     /// Ends the stream.
     public func finish() {

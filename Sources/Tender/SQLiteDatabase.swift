@@ -10,33 +10,28 @@ final class SQLiteDatabase {
     let path: String
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
-    /// The shim that counts this connection's syncs, when it was opened with one.
-    private var countingVFS: SQLiteSyncCountingVFS?
-    /// The counter behind ``syncCounts``, to read it from another thread.
-    let syncCounter: SQLiteSyncCounter?
+    /// What keeps the VFS the connection opened through alive until it is closed (test support's VFS objects).
+    private var vfsOwner: (any AnyObject & Sendable)?
     /// The `synchronous` level last set on the connection (`nil`: SQLite's default, not set by Tender).
     private(set) var synchronous: Synchronous?
 
     /// Opens a connection. `flags` are `SQLITE_OPEN_*`; the file is never created unless they say so. Every file of
-    /// the database is opened through the registered VFS named `vfs` (`nil`: SQLite's default; test support installs
-    /// its own this way, see ``SQLiteLedgerOptions/vfsName``). With a `counter`, through a shim over that VFS that
-    /// counts `xSync` calls into it (``syncCounts``).
-    init(path: String, flags: Int32, counter: SQLiteSyncCounter? = nil, vfs base: String? = nil) throws {
+    /// the database is opened through the registered VFS named `vfs` (`nil`: SQLite's default, as for every app;
+    /// test support installs its own this way, see ``SQLiteLedgerOptions/vfsName``), which `vfsOwner`, if any, keeps
+    /// registered: the connection holds it until it is closed.
+    init(path: String, flags: Int32, vfs: String? = nil, vfsOwner: (any AnyObject & Sendable)? = nil) throws {
         self.path = path
-        let vfs = try counter.map { try SQLiteSyncCountingVFS(counter: $0, over: base) }
-        syncCounter = counter
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, vfs?.name ?? base)
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, vfs)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             let code = db.map { sqlite3_extended_errcode($0) } ?? rc
             sqlite3_close_v2(db)
-            vfs?.unregister()
             throw SQLiteError(extendedCode: code, message: message)
         }
         sqlite3_extended_result_codes(db, 1)
         handle = db
-        countingVFS = vfs
+        self.vfsOwner = vfsOwner
     }
 
     /// How a connection opens its file.
@@ -84,13 +79,8 @@ final class SQLiteDatabase {
         let closesNow = handle.map { sqlite3_next_stmt($0, nil) == nil } ?? true
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
-        if closesNow { countingVFS?.unregister() }
-        countingVFS = nil
+        if closesNow { vfsOwner = nil }
     }
-
-    /// The syncs this connection asked of the operating system, by file, if it counts them (zero otherwise). They
-    /// stay readable after ``close()``, which may itself sync (the closing checkpoint).
-    var syncCounts: SQLiteSyncCounts { syncCounter?.counts ?? SQLiteSyncCounts() }
 
 
     /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`.

@@ -44,10 +44,11 @@ extension SQLitePaymentLedger {
     /// it restarts (`journal_size_limit`), so its size on disk says how much it holds.
     static let walBytesCheckpointedAtOpening: Int64 = 4 * 1_048_576
 
-    /// Creates or checks the file, then opens it for writing (counting its syncs), enables WAL and migrates. Every
-    /// connection to the file (the checks' and the ledger's) opens through `vfs` (`nil`: SQLite's default).
-    static func openLedger(path: String, busyTimeout: TimeInterval, counter: SQLiteSyncCounter,
-                           batchRows: SQLiteBatchRows, vfs: String? = nil) throws -> SQLiteDatabase {
+    /// Creates or checks the file, then opens it for writing, enables WAL and migrates. Every connection to the file
+    /// (the checks' and the ledger's) opens through `vfs` (`nil`: SQLite's default), kept registered by `vfsOwner`.
+    /// Blocking (file checks, `quick_check`, syncs): runs on the ledger's own thread (see ``open(url:busyTimeout:)``).
+    static func openLedger(path: String, busyTimeout: TimeInterval, batchRows: SQLiteBatchRows, vfs: String? = nil,
+                           vfsOwner: (any AnyObject & Sendable)? = nil) throws -> SQLiteDatabase {
         if let status = LedgerFile.status(path) {
             guard LedgerFile.isRegularFile(status.mode) else { throw refused(path, "is not a regular file") }
             if status.size > 0 {
@@ -62,11 +63,10 @@ extension SQLitePaymentLedger {
         }
 
         let walBytes = LedgerFile.size(path + "-wal") ?? 0
-        let walSyncsBefore = counter.counts.wal
         let db: SQLiteDatabase
         do {
             // Never creates: the file was made owner-only above.
-            db = try SQLiteDatabase(path: path, flags: SQLITE_OPEN_READWRITE, counter: counter, vfs: vfs)
+            db = try SQLiteDatabase(path: path, flags: SQLITE_OPEN_READWRITE, vfs: vfs, vfsOwner: vfsOwner)
             db.setBusyTimeout(milliseconds: Int32(clamping: Int((busyTimeout * 1000).rounded())))
             // Closing leaves the WAL for the next opening to replay instead of checkpointing it (two syncs) and
             // starting a new one (its header and the directory synced at the first commit): see `close()`.
@@ -87,12 +87,12 @@ extension SQLitePaymentLedger {
                 PRAGMA wal_autocheckpoint = \(checkpointPages);
                 PRAGMA journal_size_limit = \(walBytesCheckpointedAtOpening);
                 """)
-            try migrate(db, path: path)
-            if walBytes > walBytesCheckpointedAtOpening { try checkpointAndRestart(db) }
+            let migrated = try migrate(db, path: path)
+            let checkpointed = walBytes > walBytesCheckpointedAtOpening ? try checkpointAndRestart(db) : false
             // SQLite syncs the directory at the first sync of every WAL a connection opens (created or not), so
-            // that its name is on disk. Unless the migration or the checkpoint just did, that sync is made here,
-            // where it is opening's cost, and not in the first payment's commit.
-            if counter.counts.wal == walSyncsBefore { try db.syncWAL() }
+            // that its name is on disk. Unless the migration (a durable commit) or the checkpoint just synced the
+            // WAL, that sync is made here, where it is opening's cost, and not in the first payment's commit.
+            if !migrated && !checkpointed { try db.syncWAL() }
         } catch let error as PaymentError {
             throw error
         } catch let error as SQLiteError {
@@ -109,13 +109,15 @@ extension SQLitePaymentLedger {
     /// Copies the WAL into the database file and, if all of it went in, starts the log over with a commit that
     /// changes nothing (the user version rewritten), so that the new log's header is synced here and not in the
     /// next payment's commit. A reader in another connection may keep part of the WAL from being copied: the rest
-    /// waits for a later checkpoint.
-    static func checkpointAndRestart(_ db: SQLiteDatabase) throws {
+    /// waits for a later checkpoint. Returns whether the WAL was synced (a checkpoint that copied frames).
+    @discardableResult
+    static func checkpointAndRestart(_ db: SQLiteDatabase) throws -> Bool {
         let (frames, checkpointed) = try db.checkpoint(mode: SQLITE_CHECKPOINT_PASSIVE)
-        guard frames > 0, checkpointed == frames else { return }
+        guard frames > 0, checkpointed == frames else { return frames > 0 && checkpointed > 0 }
         try db.writeTransaction(durable: false) {
             try db.executeScript("PRAGMA user_version = \(schemaVersion);")
         }
+        return true
     }
 
     /// Checks an existing, non-empty file, letting SQLite recover it first (see the top of this file for what is

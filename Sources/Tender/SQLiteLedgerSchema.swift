@@ -173,7 +173,10 @@ extension SQLitePaymentLedger {
     ]
 
     /// Brings the schema to ``schemaVersion`` in one transaction, re-checking identity under the write lock.
-    static func migrate(_ db: SQLiteDatabase, path: String) throws {
+    /// Upgrades the schema in one durable transaction; returns whether it wrote anything (a migration ran, which
+    /// synced the WAL).
+    @discardableResult
+    static func migrate(_ db: SQLiteDatabase, path: String) throws -> Bool {
         try db.writeTransaction(durable: true) {
             let applicationID = Int32(truncatingIfNeeded: try db.scalarInteger("PRAGMA application_id") ?? 0)
             let version = Int(try db.scalarInteger("PRAGMA user_version") ?? 0)
@@ -187,7 +190,7 @@ extension SQLitePaymentLedger {
                 throw refused(path, "has schema version \(version), newer than this version of Tender understands "
                                 + "(\(schemaVersion))")
             }
-            guard version < schemaVersion || applicationID != SQLitePaymentLedger.applicationID else { return }
+            guard version < schemaVersion || applicationID != SQLitePaymentLedger.applicationID else { return false }
             for migration in migrations where migration.version > version {
                 try db.executeScript(migration.sql)
             }
@@ -196,6 +199,7 @@ extension SQLitePaymentLedger {
                 PRAGMA application_id = \(SQLitePaymentLedger.applicationID);
                 PRAGMA user_version = \(schemaVersion);
                 """)
+            return true
         }
     }
 }

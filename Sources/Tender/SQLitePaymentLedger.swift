@@ -17,7 +17,7 @@ import CSQLite
 ///   and the new log's header — so they are kept out of the day's payments: closing leaves the WAL beside the file
 ///   (part of the ledger, replayed by the next opening), opening checkpoints a WAL grown past 4 MiB, and SQLite's
 ///   automatic checkpoint runs only past 32 MiB, for an app that keeps the ledger open for days.
-///   ``checkpoint()`` makes the file stand alone. ``durableSyncCount`` counts every sync.
+///   ``checkpoint()`` makes the file stand alone.
 /// - **Atomic**: every write is one `BEGIN IMMEDIATE … COMMIT` transaction: the session row (compare-and-set on the
 ///   expected state, with the same rules as ``SessionChange/apply(to:)``), its append-only transition rows, and the
 ///   stored-payment aggregates move together. Forwarding results (many changes in one batch) are applied with
@@ -40,8 +40,12 @@ import CSQLite
 /// - **Versioned**: the schema version is SQLite's `user_version`, upgraded by ordered migrations in one
 ///   transaction; the file is marked with Tender's `application_id`.
 ///
+/// - **Off the cooperative pool**: the ledger runs on a thread of its own (its actor's serial executor), so SQLite's
+///   blocking calls (`sqlite3_step`, `fsync`) and opening's checks never hold one of Swift's cooperative threads or
+///   the main actor. Opening is `async` for the same reason.
+///
 /// ```swift
-/// let ledger = try SQLitePaymentLedger(url: appSupport.appendingPathComponent("tender-ledger.sqlite"))
+/// let ledger = try await SQLitePaymentLedger.open(url: appSupport.appendingPathComponent("tender-ledger.sqlite"))
 /// ```
 public actor SQLitePaymentLedger: PaymentLedger {
     /// The SQLite `application_id` that marks a Tender ledger: `0x54454E44`, "TEND" in ASCII.
@@ -58,14 +62,21 @@ public actor SQLitePaymentLedger: PaymentLedger {
     let decoder = JSONDecoder()
     let currencies = CurrencyCache()
     /// What the connection's `tender_batch` table shows while a set-based batch is applied.
-    let batchRows = SQLiteBatchRows()
-    /// Counts the syncs of this ledger's connection (readable from any thread).
-    nonisolated let syncCounter: SQLiteSyncCounter
+    let batchRows: SQLiteBatchRows
     /// How the file was opened (the package's test support and tools only; the default for apps).
     let options: SQLiteLedgerOptions
+    /// The thread the ledger runs on.
+    nonisolated let executor: LedgerExecutor
+    /// ``db`` again, for the `deinit` to close it on the ledger's thread (nothing else reads it).
+    private let connection: UncheckedResult<SQLiteDatabase>
+
+    /// The ledger's serial executor: its own thread, not Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Opens the ledger at `url`, creating it (owner-only) if it does not exist, recovering it if a process was
-    /// killed while writing it, and upgrading its schema if it was written by an older version of Tender.
+    /// killed while writing it, and upgrading its schema if it was written by an older version of Tender. The work
+    /// (file checks, SQLite's recovery, `PRAGMA quick_check`, the first sync) runs on the ledger's own thread: the
+    /// caller's actor, the main actor included, is free while it runs.
     ///
     /// - Parameters:
     ///   - url: a file URL. Its directory must exist.
@@ -73,32 +84,56 @@ public actor SQLitePaymentLedger: PaymentLedger {
     /// - Throws: ``PaymentError/Code/ledgerUnavailable`` when the file cannot be created or opened, or when an
     ///   existing file is not SQLite, belongs to another application, has a newer schema, or is truncated or
     ///   corrupt after SQLite's recovery. Such a file is left untouched.
-    public init(url: URL, busyTimeout: TimeInterval = 5) throws {
-        try self.init(url: url, busyTimeout: busyTimeout, counter: SQLiteSyncCounter())
+    public static func open(url: URL, busyTimeout: TimeInterval = 5) async throws -> SQLitePaymentLedger {
+        try await open(url: url, busyTimeout: busyTimeout, options: SQLiteLedgerOptions())
     }
 
-    /// Opens the ledger with package-only `options`: through another SQLite VFS (test support: the power-loss VFS),
-    /// or, for the power-loss harness's self-check, without syncing the write-ahead records.
-    package init(url: URL, busyTimeout: TimeInterval = 5, options: SQLiteLedgerOptions) throws {
-        try self.init(url: url, busyTimeout: busyTimeout, counter: SQLiteSyncCounter(), options: options)
-    }
-
-    /// Opens the ledger with a given sync counter (tests record every write-level operation through it).
-    init(url: URL, busyTimeout: TimeInterval = 5, counter: SQLiteSyncCounter,
-         options: SQLiteLedgerOptions = SQLiteLedgerOptions()) throws {
-        self.url = url
-        syncCounter = counter
-        self.options = options
+    /// Opens the ledger with package-only `options`: through another SQLite VFS (test support: the power-loss VFS,
+    /// the sync-counting VFS), or, for the power-loss harness's self-check, without syncing the write-ahead records.
+    package static func open(url: URL, busyTimeout: TimeInterval = 5,
+                             options: SQLiteLedgerOptions) async throws -> SQLitePaymentLedger {
         guard url.isFileURL else {
             throw PaymentError(.ledgerUnavailable, recovery: .fixIntegration, phase: .ledger,
                                message: "The ledger must be a file URL, not \(url.absoluteString).")
         }
+        let executor = LedgerExecutor()
+        let batchRows = UncheckedResult(value: SQLiteBatchRows())
+        let path = url.path
+        do {
+            let db = try await executor.perform {
+                try openLedger(path: path, busyTimeout: busyTimeout, batchRows: batchRows.value,
+                               vfs: options.vfsName, vfsOwner: options.vfsOwner)
+            }
+            return SQLitePaymentLedger(url: url, db: db.value, batchRows: batchRows.value, executor: executor,
+                                       options: options)
+        } catch {
+            executor.stop()
+            throw error
+        }
+    }
+
+    private init(url: URL, db: SQLiteDatabase, batchRows: SQLiteBatchRows, executor: LedgerExecutor,
+                 options: SQLiteLedgerOptions) {
+        self.url = url
+        self.db = db
+        connection = UncheckedResult(value: db)
+        self.batchRows = batchRows
+        self.executor = executor
+        self.options = options
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         self.encoder = encoder
-        db = try Self.openLedger(path: url.path, busyTimeout: busyTimeout, counter: counter, batchRows: batchRows,
-                                 vfs: options.vfsName)
     }
+
+    deinit {
+        // The connection is closed on the ledger's thread too (closing may sync the WAL); the thread ends after it.
+        let connection = connection
+        executor.stop(after: { connection.value.close() })
+    }
+
+    /// What keeps the SQLite VFS the ledger opened through registered (test support, e.g. the sync-counting VFS
+    /// through which tender-bench counts syncs); `nil` for SQLite's default VFS.
+    package nonisolated var vfsOwner: (any AnyObject & Sendable)? { options.vfsOwner }
 
     /// Closes the file. Commits not yet synced (intermediate states, results the vendor keeps) are synced first,
     /// one sync of the WAL, so that a closed ledger is wholly on disk; otherwise closing syncs nothing. The WAL is
@@ -122,20 +157,6 @@ public actor SQLitePaymentLedger: PaymentLedger {
             }
         }
     }
-
-    /// How many times this ledger has asked the operating system to sync one of its files to disk since it was
-    /// opened (`fsync`/`fdatasync`, counted in SQLite's VFS): durable commits, checkpoints (two each: the WAL, then
-    /// the database file), the header of a WAL that starts over, the creation of a new file, and closing's sync of
-    /// unsynced commits. (The operating system's `strace` also shows the directory synced after a new `-wal` or
-    /// `-journal` file is created: SQLite does it inside the file's first sync, counted once here.)
-    public nonisolated var durableSyncCount: Int { syncCounter.counts.total }
-
-    /// ``durableSyncCount`` by file.
-    package nonisolated var syncCounts: SQLiteSyncCounts { syncCounter.counts }
-
-    /// Bytes this ledger's connection has written into the WAL since it was opened (the benchmark's pages per
-    /// payment, which set how often a checkpoint comes).
-    package nonisolated var walBytesWritten: Int { syncCounter.walBytesWritten }
 
     // MARK: Sessions
 

@@ -51,12 +51,22 @@ public enum TenderEvent: Hashable, Sendable {
 }
 
 /// The facade's events as a named `AsyncSequence`. Each access to ``PaymentTerminal/events`` is an independent
-/// subscription that sees every event sent after it was made; events are buffered, never dropped.
+/// subscription that sees the events sent after it was made.
+///
+/// **Buffering policy**: each subscription buffers the events its reader has not taken yet, up to a bound
+/// (``defaultBufferLimit``, 1,024, or the `bufferingNewest` given to ``PaymentTerminal/events(bufferingNewest:)``).
+/// A reader that falls further behind loses the *oldest* events it has not read, keeping the newest: a slow or
+/// forgotten subscriber costs bounded memory and never slows payments. Events report; they are not the record: the
+/// ledger is (``PaymentTerminal/session(reference:)``, ``PaymentTerminal/sessions()``), so a reader that may have
+/// lost events reads the state there.
 public struct TenderEvents: AsyncSequence, Sendable {
     /// The element type.
     public typealias Element = TenderEvent
     /// The failure type: the sequence never throws.
     public typealias Failure = Never
+
+    /// How many unread events a subscription keeps by default (the newest): 1,024.
+    public static let defaultBufferLimit = 1_024
 
     let stream: AsyncStream<TenderEvent>
 
@@ -76,8 +86,10 @@ final class EventHub: Sendable {
     private let subscribers = Locked<[UInt64: AsyncStream<TenderEvent>.Continuation]>([:])
     private let nextID = Locked<UInt64>(0)
 
-    func subscribe() -> TenderEvents {
-        let (stream, continuation) = AsyncStream.makeStream(of: TenderEvent.self, bufferingPolicy: .unbounded)
+    /// A subscription keeping at most `limit` unread events (the newest; at least one).
+    func subscribe(bufferingNewest limit: Int = TenderEvents.defaultBufferLimit) -> TenderEvents {
+        let (stream, continuation) = AsyncStream.makeStream(of: TenderEvent.self,
+                                                            bufferingPolicy: .bufferingNewest(max(1, limit)))
         let id = nextID.withLock { value -> UInt64 in
             value += 1
             return value

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tender
 import TenderPowerLoss
+import TenderTesting
 
 @Suite("A payment through the facade with the power cut: the write-ahead record and the outcome survive")
 struct PowerLossFacadeTests {
@@ -20,7 +21,7 @@ struct PowerLossFacadeTests {
     /// The first life: a payment with the power cut at the armed write (or after the payment, if it comes later).
     func firstLife(vfs: PowerLossVFS, url: URL, processor: InMemoryPaymentProcessor) async {
         do {
-            let ledger = try vfs.openLedger(at: url)
+            let ledger = try await vfs.openLedger(at: url)
             processor.present(.approve)
             _ = try? await terminal(processor, ledger).takePayment(request)
             if vfs.isPowered { vfs.cutPower() }
@@ -53,7 +54,7 @@ struct PowerLossFacadeTests {
 
                 // The next life: the device restarted (the SDK forgot its handles), the ledger reopened.
                 let relaunched = processor.relaunched()
-                let ledger = try SQLitePaymentLedger(url: url)
+                let ledger = try await SQLitePaymentLedger.open(url: url)
                 let charged = processor.charges(reference: request.reference)
                 chargedBeforeRecovery += charged
                 if charged > 0 {
@@ -79,14 +80,14 @@ struct PowerLossFacadeTests {
 
     /// Takes a payment whose authorization is held at the processor, cuts the power while it is held (the
     /// write-ahead record committed, the outcome not yet), lets the processor charge, and reopens the ledger.
-    func cutWhileTheProcessorCharges(_ open: (PowerLossVFS, URL) throws -> SQLitePaymentLedger) async throws
+    func cutWhileTheProcessorCharges(_ open: (PowerLossVFS, URL) async throws -> SQLitePaymentLedger) async throws
         -> (session: PaymentSession?, charges: Int) {
         try await withDirectory { directory in
             let vfs = try PowerLossVFS()
             defer { vfs.unregister() }
             let url = directory.appendingPathComponent("ledger.sqlite")
             let processor = InMemoryPaymentProcessor()
-            let ledger = try open(vfs, url)
+            let ledger = try await open(vfs, url)
             let first = try await terminal(processor, ledger)
             processor.present(.approve)
             processor.holdNextAuthorization()
@@ -98,7 +99,7 @@ struct PowerLossFacadeTests {
             _ = await payment.result
             await ledger.close()
             try vfs.restorePower()
-            let reopened = try SQLitePaymentLedger(url: url)
+            let reopened = try await SQLitePaymentLedger.open(url: url)
             defer { Task { await reopened.close() } }
             return (try await reopened.session(reference: request.reference, scope: scope),
                     processor.charges(reference: request.reference))
@@ -107,7 +108,7 @@ struct PowerLossFacadeTests {
 
     @Test("the write-ahead record survives a cut while the processor charges: recovery can find the charge")
     func writeAheadSurvives() async throws {
-        let (session, charges) = try await cutWhileTheProcessorCharges { vfs, url in try vfs.openLedger(at: url) }
+        let (session, charges) = try await cutWhileTheProcessorCharges { vfs, url in try await vfs.openLedger(at: url) }
         #expect(charges == 1)
         #expect(session?.state == .created, "only the synced write-ahead record is left (collecting, processing lost)")
     }
@@ -115,7 +116,7 @@ struct PowerLossFacadeTests {
     @Test("the VFS bites: a ledger that skips the write-ahead sync loses a payment the processor charged")
     func skippedWriteAheadSyncLosesThePayment() async throws {
         let (session, charges) = try await cutWhileTheProcessorCharges { vfs, url in
-            try vfs.openLedgerSkippingWriteAheadSync(at: url)
+            try await vfs.openLedgerSkippingWriteAheadSync(at: url)
         }
         #expect(charges == 1)
         #expect(session == nil, "the charge is unknown to the ledger: lost")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tender
 import TenderPowerLoss
+import TenderTesting
 
 @Suite("The SQLite ledger through the power-loss VFS: what a power cut leaves")
 struct PowerLossLedgerTests {
@@ -75,7 +76,7 @@ struct PowerLossLedgerTests {
                     "the write-ahead records and the outcomes are the synced ones")
             // The day's writes, counted once without a cut.
             let reference = try PowerLossVFS()
-            let counted = try reference.openLedger(at: directory.appendingPathComponent("reference.sqlite"))
+            let counted = try await reference.openLedger(at: directory.appendingPathComponent("reference.sqlite"))
             for call in calls { try await call.run(counted) }
             await counted.close()
             reference.unregister()
@@ -96,7 +97,7 @@ struct PowerLossLedgerTests {
                 let returned = await runUntilTheCut(calls, vfs: vfs, url: url, cut: cut)
                 try vfs.restorePower()
 
-                let reopened = try SQLitePaymentLedger(url: url)
+                let reopened = try await SQLitePaymentLedger.open(url: url)
                 let found = try await contents(reopened)
                 await reopened.close()
                 // What was synced: every call up to the last durable one that returned.
@@ -131,7 +132,7 @@ struct PowerLossLedgerTests {
     func runUntilTheCut(_ calls: [Call], vfs: PowerLossVFS, url: URL, cut: PowerCut) async -> Int {
         var returned = 0
         do {
-            let ledger = try vfs.openLedger(at: url)
+            let ledger = try await vfs.openLedger(at: url)
             for call in calls {
                 do {
                     try await call.run(ledger)
@@ -159,7 +160,7 @@ struct PowerLossLedgerTests {
                 for reference in references { try await ledger.insert(session(reference)) }
             }
             let reference = try PowerLossVFS()
-            let measured = try reference.openLedger(at: directory.appendingPathComponent("reference.sqlite"))
+            let measured = try await reference.openLedger(at: directory.appendingPathComponent("reference.sqlite"))
             try await fill(measured)
             let before = reference.statistics.writes
             try await measured.checkpoint()
@@ -172,7 +173,7 @@ struct PowerLossLedgerTests {
                 let vfs = try PowerLossVFS()
                 defer { vfs.unregister() }
                 let url = directory.appendingPathComponent("checkpoint-\(variant)-\(write).sqlite")
-                let ledger = try vfs.openLedger(at: url)
+                let ledger = try await vfs.openLedger(at: url)
                 try await fill(ledger)
                 let seed = UInt64(write * 3 + variant)
                 vfs.cutPower(atWrite: write, variant == 0 ? .wholePages : variant == 1 ? .tornWrite(seed: seed)
@@ -180,7 +181,7 @@ struct PowerLossLedgerTests {
                 await #expect(throws: PaymentError.self) { try await ledger.checkpoint() }
                 await ledger.close()
                 try vfs.restorePower()
-                let reopened = try SQLitePaymentLedger(url: url)
+                let reopened = try await SQLitePaymentLedger.open(url: url)
                 let found = try await reopened.allSessions(scope: shop).map(\.reference)
                 await reopened.close()
                 #expect(Set(found) == Set(references), "cut at checkpoint write \(write)")
@@ -193,7 +194,9 @@ struct PowerLossLedgerTests {
         try await withDirectory { directory in
             let vfs = try PowerLossVFS()
             defer { vfs.unregister() }
-            let ledger = try vfs.openLedger(at: directory.appendingPathComponent("ledger.sqlite"))
+            // The sync-counting VFS stacked on the power-loss VFS, both installed through the same hook.
+            let counting = try SyncCountingVFS(over: vfs.name)
+            let ledger = try await counting.openLedger(at: directory.appendingPathComponent("ledger.sqlite"))
             try await ledger.insert(session("hooked"))
             #expect(vfs.statistics.writes > 0 && vfs.statistics.syncs > 0)
             #expect(ledger.durableSyncCount == vfs.statistics.syncs, "the counting shim counts the syncs it passes down")

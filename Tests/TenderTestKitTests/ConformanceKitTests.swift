@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TenderTestKit
+import TenderTesting
 
 /// The in-memory processor as a conformance subject.
 struct InMemorySubject: ConformanceSubject {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Tender
 import TenderTestKit
+import TenderTesting
 
 private let shop = LedgerScope(merchantID: "acct_L", locationID: "loc_L")
 private func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .usd) }
@@ -62,7 +63,7 @@ private func polled(_ condition: () async -> Bool) async -> Bool {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("ledger.sqlite")
-        let ledger = try SQLitePaymentLedger(url: url, busyTimeout: 0.05)
+        let ledger = try await SQLitePaymentLedger.open(url: url, busyTimeout: 0.05)
         let processor = InMemoryPaymentProcessor()
         let terminal = PaymentTerminal(processor: processor, ledger: ledger, scope: shop, clock: ManualClock())
         processor.holdNextAuthorization()

@@ -21,7 +21,7 @@ import TenderTestKit
     @Test("the check bites: a ledger that skips the write-ahead sync loses charged payments and refunds")
     func skippedWriteAheadSyncIsCaught() async {
         let outcomes = await PowerLossRecoveryCheck(subject: InMemorySubject()) { vfs, url in
-            try vfs.openLedgerSkippingWriteAheadSync(at: url)
+            try await vfs.openLedgerSkippingWriteAheadSync(at: url)
         }.run()
         let failing = outcomes.filter { !$0.problems.isEmpty }
         #expect(failing.contains { $0.scenario == "online" && $0.problems.contains { $0.contains("write-ahead record") } },

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tender
+import TenderTesting
 
 private let shopA = LedgerScope(merchantID: "acct_M", locationID: "loc_A")
 private let shopB = LedgerScope(merchantID: "acct_M", locationID: "loc_B")

@@ -1,5 +1,6 @@
 import Testing
 @testable import Tender
+import TenderTesting
 
 /// Every legal pair, written out independently of the code's table, so a change to either is caught.
 private let expectedLegal: Set<String> = [

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tender
+import TenderTesting
 
 private let scope = LedgerScope(merchantID: "acct_A", locationID: "loc_1")
 private let usdLimits = OfflineRiskLimits(perPaymentMaximum: [.usd: 10_000], storedTotalMaximum: [.usd: 25_000],

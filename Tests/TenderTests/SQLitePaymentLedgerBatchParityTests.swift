@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tender
+import TenderTesting
 
 /// The set-based path against the in-memory reference on random batches: every kind of change it covers (legal
 /// transitions into and out of storedOffline, changes that keep the state with ids, times and notes, retries),
@@ -54,7 +55,7 @@ struct SQLitePaymentLedgerBatchParityTests: SQLiteLedgerFixtures {
     func randomBatches() async throws {
         try await withTemporaryDirectory { directory in
             var random = SeededGenerator(seed: 2_024)
-            let sqlite = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+            let sqlite = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("ledger.sqlite"))
             let memory = InMemoryPaymentLedger()
             let fixture = (0..<400).map { randomSession($0, using: &random) }
             try await sqlite.insertBatch(fixture)
@@ -83,7 +84,7 @@ struct SQLitePaymentLedgerBatchParityTests: SQLiteLedgerFixtures {
     @Test("payments entering, staying in and leaving storedOffline in one batch move the aggregates like the reference")
     func storedAggregatesInOneBatch() async throws {
         try await withTemporaryDirectory { directory in
-            let sqlite = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+            let sqlite = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("ledger.sqlite"))
             let memory = InMemoryPaymentLedger()
             var processing = newSession("in", usd(700), tip: jpy(30))
             processing.state = .processing

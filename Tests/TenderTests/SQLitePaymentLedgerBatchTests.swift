@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import Tender
+import TenderTesting
 
 /// Batches: all or nothing, chains on one payment, and forwarding results applied with set-based statements.
 @Suite("SQLite ledger: batches")
 struct SQLitePaymentLedgerBatchTests: SQLiteLedgerFixtures {
     @Test func batchIsAllOrNothingAndChainsChangesToOneReference() async throws {
         try await withTemporaryDirectory { directory in
-            let ledger = try SQLitePaymentLedger(url: directory.appendingPathComponent("l.sqlite"))
+            let ledger = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("l.sqlite"))
             let scope = LedgerScope(merchantID: "m", locationID: "l")
             let clock = ManualClock()
             for reference in ["a", "b"] {
@@ -72,7 +73,7 @@ struct SQLitePaymentLedgerBatchTests: SQLiteLedgerFixtures {
     @Test("forwarding results applied set-based leave exactly what the in-memory reference leaves")
     func setBasedBatchMatchesTheReference() async throws {
         try await withTemporaryDirectory { directory in
-            let sqlite = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+            let sqlite = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("ledger.sqlite"))
             let memory = InMemoryPaymentLedger()
             let fixture = forwardingFixture(300)
             try await sqlite.insertBatch(fixture)
@@ -108,7 +109,7 @@ struct SQLitePaymentLedgerBatchTests: SQLiteLedgerFixtures {
     @Test("a batch of 2 and a batch of 1,000 run the same statements")
     func statementCountDoesNotGrow() async throws {
         try await withTemporaryDirectory { directory in
-            let sqlite = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+            let sqlite = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("ledger.sqlite"))
             try await sqlite.insertBatch((0..<1_002).map {
                 storedSession("fwd-\($0)", usd(Int64(1_000 + $0)), scope: shop, storedAt: at(Double($0)))
             })
@@ -130,7 +131,7 @@ struct SQLitePaymentLedgerBatchTests: SQLiteLedgerFixtures {
     @Test("the set-based statements search the batch's payments by index and never scan the sessions")
     func setBasedBatchPlan() async throws {
         try await withTemporaryDirectory { directory in
-            let ledger = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+            let ledger = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("ledger.sqlite"))
             try await ledger.insertBatch(forwardingFixture(2_000))
             let plan = try await ledger.explainSetBasedBatch(scope: shop, columns: [.processorPaymentID, .storedSince])
             print("set-based batch plan: \(plan)")
@@ -149,7 +150,7 @@ struct SQLitePaymentLedgerBatchTests: SQLiteLedgerFixtures {
     @Test("a set-based batch with one payment in another state, missing or illegal fails whole, with the row path's error")
     func setBasedBatchIsAllOrNothing() async throws {
         try await withTemporaryDirectory { directory in
-            let ledger = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+            let ledger = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("ledger.sqlite"))
             try await ledger.insertBatch(forwardingFixture(50))
             _ = try await ledger.record(SessionChange(reference: "fwd-17", expectedState: .storedOffline,
                                                       newState: .forwarded, at: at(400)), scope: shop)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tender
+import TenderTesting
 
 /// Only what recovery needs is synced one by one (two syncs per payment); the rest is committed, survives a process
 /// kill, and becomes durable with the next durable commit. Syncs are counted in SQLite's VFS, not timed.
@@ -26,7 +27,7 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
     @Test("a payment costs two syncs of the WAL: its write-ahead record and its outcome")
     func twoSyncsPerPayment() async throws {
         try await withTemporaryDirectory { directory in
-            let ledger = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+            let ledger = try await SQLitePaymentLedger.openCountingSyncs(url: directory.appendingPathComponent("ledger.sqlite"))
             for (index, outcome) in [PaymentState.succeeded, .declined, .storedOffline, .outcomeUnknown].enumerated() {
                 let reference = "sale-\(index)"
                 #expect(try await syncs(of: ledger) { try await ledger.insert(newSession(reference, usd(100))) } == walSyncs(1))
@@ -50,7 +51,7 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
     @Test("a batch is durable if any of its changes is; a refund is durable until the processor's id of it is")
     func batchesAndRefunds() async throws {
         try await withTemporaryDirectory { directory in
-            let ledger = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+            let ledger = try await SQLitePaymentLedger.openCountingSyncs(url: directory.appendingPathComponent("ledger.sqlite"))
             try await ledger.insertBatch([newSession("a", usd(100)), newSession("b", usd(100)), succeededSession("c", usd(900))])
             #expect(try await syncs(of: ledger) {
                 _ = try await ledger.record([change("a", .created, .collecting, 1), change("b", .created, .collecting, 1)],
@@ -91,13 +92,13 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
     func closingKeepsTheWAL() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
-            let first = try SQLitePaymentLedger(url: url)
+            let first = try await SQLitePaymentLedger.openCountingSyncs(url: url)
             try await first.insert(newSession("A", usd(1)))
             #expect(await syncs(of: first) { await first.close() } == SQLiteSyncCounts(), "no checkpoint on close")
             let wal = try fileBytes(url.path + "-wal")
             #expect(wal.count > 32, "the WAL stays beside the file, with A's frames")
 
-            let second = try SQLitePaymentLedger(url: url)
+            let second = try await SQLitePaymentLedger.openCountingSyncs(url: url)
             #expect(second.syncCounts == walSyncs(1), "opening syncs the WAL it opened (and its directory)")
             #expect(try fileBytes(url.path + "-wal") == wal, "opening writes nothing")
             #expect(try await second.session(reference: "A", scope: shop)?.state == .created)
@@ -107,7 +108,7 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
             #expect(await syncs(of: second) { await second.close() } == walSyncs(1),
                     "closing syncs the commit not yet synced, and nothing else")
 
-            let third = try SQLitePaymentLedger(url: url)
+            let third = try await SQLitePaymentLedger.openCountingSyncs(url: url)
             #expect(try await third.session(reference: "B", scope: shop)?.transitions.map(\.to) == [.created, .collecting])
             #expect(try await third.allSessions(scope: shop).count == 2)
         }
@@ -117,7 +118,7 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
     func checkpointsAreCounted() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.openCountingSyncs(url: url)
             try await ledger.insert(newSession("A", usd(1)))
             var checkpointing = walSyncs(1)
             checkpointing.database = 1
@@ -132,7 +133,7 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
     func openingCheckpointsALargeWAL() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
-            let first = try SQLitePaymentLedger(url: url)
+            let first = try await SQLitePaymentLedger.openCountingSyncs(url: url)
             try await first.insertBatch((0..<300).map { newSession("s-\($0)", usd(Int64(100 + $0))) })
             for index in 0..<300 {
                 _ = try await first.record(change("s-\(index)", .created, .collecting, 1), scope: shop)
@@ -143,7 +144,7 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
             let grown = try #require(LedgerFile.size(url.path + "-wal"))
             try #require(grown > SQLitePaymentLedger.walBytesCheckpointedAtOpening)
 
-            let second = try SQLitePaymentLedger(url: url)
+            let second = try await SQLitePaymentLedger.openCountingSyncs(url: url)
             var opening = walSyncs(2)  // the checkpoint's sync of the WAL, then the new log's header
             opening.database = 1
             #expect(second.syncCounts == opening)
@@ -161,7 +162,7 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
     func unsyncedCommitsSurviveAKill() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.openCountingSyncs(url: url)
             try await ledger.insert(newSession("A", usd(100)))
             let before = ledger.syncCounts
             _ = try await ledger.record(change("A", .created, .collecting, 1), scope: shop)
@@ -171,7 +172,7 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
             let killed = directory.appendingPathComponent("killed.sqlite")
             try FileManager.default.copyItem(at: url, to: killed)
             try FileManager.default.copyItem(atPath: url.path + "-wal", toPath: killed.path + "-wal")
-            let reopened = try SQLitePaymentLedger(url: killed)
+            let reopened = try await SQLitePaymentLedger.openCountingSyncs(url: killed)
             let session = try #require(try await reopened.session(reference: "A", scope: shop))
             #expect(session.state == .processing)
             #expect(session.transitions.map(\.to) == [.created, .collecting, .processing])
@@ -206,13 +207,13 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
             let url = directory.appendingPathComponent("ledger.sqlite")
             try await makeLedgerFile(url, count: 2)  // closed and checkpointed: synced, its WAL empty
             let initial = try fileBytes(url)
-            let counter = SQLiteSyncCounter(recordingOperations: true)
+            let counter = try SyncCountingVFS(recordingOperations: true)
             let forwarded = { (reference: String) in
                 SessionChange(reference: reference, expectedState: .storedOffline, newState: .forwarded, at: at(9),
                               processorPaymentID: "pi_\(reference)")
             }
             // The first life of the ledger, closed without a checkpoint.
-            let ledger = try SQLitePaymentLedger(url: url, counter: counter)
+            let ledger = try await counter.openLedger(at: url)
             try await ledger.insert(newSession("A", usd(100)))                                    // synced
             _ = try await ledger.record(change("A", .created, .collecting, 1), scope: shop)       // not synced
             _ = try await ledger.record(change("A", .collecting, .processing, 2), scope: shop)    // not synced
@@ -223,13 +224,13 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
             _ = try await ledger.record(forwarded("S1"), scope: shop)                             // not synced
             await ledger.close()                                                                  // syncs B's, S1's
             // The second life: the WAL replayed, appended to.
-            let reopened = try SQLitePaymentLedger(url: url, counter: counter)
+            let reopened = try await counter.openLedger(at: url)
             try await reopened.insert(newSession("C", usd(400)))                                  // synced
             try await reopened.insert(storedSession("S2", usd(500), scope: shop, storedAt: at(5))) // synced
             _ = try await reopened.record(forwarded("S2"), scope: shop)                           // not synced: lost
             _ = try await reopened.record(change("C", .created, .collecting, 6), scope: shop)     // not synced: lost
 
-            let operations = counter.recordedOperations
+            let operations = counter.counter.recordedOperations
             #expect(operations.contains { if case .sync = $0 { true } else { false } })
             let paths = Set(operations.map { operation -> String in
                 switch operation {
@@ -247,7 +248,7 @@ struct SQLitePaymentLedgerDurabilityTests: SQLiteLedgerFixtures {
             #expect(try fileBytes(lost.path + "-wal").count < (try fileBytes(url.path + "-wal")).count,
                     "the last commits' frames are lost")
 
-            let recovered = try SQLitePaymentLedger(url: lost)
+            let recovered = try await SQLitePaymentLedger.openCountingSyncs(url: lost)
             let a = try #require(try await recovered.session(reference: "A", scope: shop))
             #expect(a.transitions.map(\.to) == [.created, .collecting, .processing])
             let b = try #require(try await recovered.session(reference: "B", scope: shop))

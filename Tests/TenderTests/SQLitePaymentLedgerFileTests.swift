@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tender
+import TenderTesting
 
 /// Files that are not a healthy Tender ledger are refused and left untouched; unusual paths work.
 @Suite("SQLite ledger: bad or hostile files")
@@ -12,7 +13,7 @@ struct SQLitePaymentLedgerFileTests: SQLiteLedgerFixtures {
             var generator = SeededGenerator(seed: 42)
             let bytes = Data((0..<10_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
             try bytes.write(to: url)
-            let error = try expectRefusal(url)
+            let error = try await expectRefusal(url)
             #expect(error.message.contains("not an SQLite database"))
             #expect(try fileBytes(url) == bytes)
             #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
@@ -30,7 +31,7 @@ struct SQLitePaymentLedgerFileTests: SQLiteLedgerFixtures {
                 let url = directory.appendingPathComponent(name)
                 let truncated = full.prefix(length)
                 try truncated.write(to: url)
-                let error = try expectRefusal(url)
+                let error = try await expectRefusal(url)
                 #expect(error.message.contains("truncated"), "\(name): \(error.message)")
                 #expect(try fileBytes(url) == truncated)
             }
@@ -49,7 +50,7 @@ struct SQLitePaymentLedgerFileTests: SQLiteLedgerFixtures {
             for offset in victim..<(victim + pageSize) { bytes[offset] = UInt8.random(in: 0...255, using: &generator) }
             let url = directory.appendingPathComponent("corrupt.sqlite")
             try bytes.write(to: url)
-            let error = try expectRefusal(url)
+            let error = try await expectRefusal(url)
             #expect(error.message.contains("corrupt"), "\(error.message)")
             #expect(try fileBytes(url) == bytes)
         }
@@ -68,7 +69,7 @@ struct SQLitePaymentLedgerFileTests: SQLiteLedgerFixtures {
                     """)
                 raw.close()
                 let bytes = try fileBytes(url)
-                let error = try expectRefusal(url)
+                let error = try await expectRefusal(url)
                 #expect(error.message.contains("another application"), "\(error.message)")
                 #expect(try fileBytes(url) == bytes)
             }
@@ -84,7 +85,7 @@ struct SQLitePaymentLedgerFileTests: SQLiteLedgerFixtures {
             try raw.executeScript("PRAGMA user_version = 99;")
             raw.close()
             let bytes = try fileBytes(url)
-            let error = try expectRefusal(url)
+            let error = try await expectRefusal(url)
             #expect(error.message.contains("schema version 99"), "\(error.message)")
             #expect(error.message.contains("newer"))
             #expect(try fileBytes(url) == bytes)
@@ -103,7 +104,7 @@ struct SQLitePaymentLedgerFileTests: SQLiteLedgerFixtures {
                 """)
             raw.close()
             let bytes = try fileBytes(url)
-            let error = try expectRefusal(url)
+            let error = try await expectRefusal(url)
             #expect(error.message.contains("missing"), "\(error.message)")
             #expect(try fileBytes(url) == bytes)
         }
@@ -116,11 +117,11 @@ struct SQLitePaymentLedgerFileTests: SQLiteLedgerFixtures {
             let folder = directory.appendingPathComponent("caisse #1 ?%20 é", isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let url = folder.appendingPathComponent("ledger ?x=1#y.sqlite")
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.open(url: url)
             try await ledger.insert(newSession("A", usd(100)))
             await ledger.close()
             #expect(FileManager.default.fileExists(atPath: url.path))
-            let reopened = try SQLitePaymentLedger(url: url)
+            let reopened = try await SQLitePaymentLedger.open(url: url)
             #expect(try await reopened.allSessions(scope: shop).map(\.reference) == ["A"])
         }
     }
@@ -131,13 +132,13 @@ struct SQLitePaymentLedgerFileTests: SQLiteLedgerFixtures {
     @Test("a path that cannot be created is reported, not crashed on")
     func unwritableLocation() async throws {
         let url = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/ledger.sqlite")
-        #expect {
-            _ = try SQLitePaymentLedger(url: url)
+        await #expect {
+            _ = try await SQLitePaymentLedger.open(url: url)
         } throws: { error in
             (error as? PaymentError)?.code == .ledgerUnavailable
         }
-        #expect {
-            _ = try SQLitePaymentLedger(url: URL(string: "https://example.com/ledger.sqlite")!)
+        await #expect {
+            _ = try await SQLitePaymentLedger.open(url: URL(string: "https://example.com/ledger.sqlite")!)
         } throws: { error in
             (error as? PaymentError)?.code == .ledgerUnavailable
         }

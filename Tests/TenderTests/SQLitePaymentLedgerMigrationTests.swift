@@ -34,7 +34,7 @@ struct SQLitePaymentLedgerMigrationTests: SQLiteLedgerFixtures {
             }
             raw.close()
 
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.open(url: url)
             #expect(try await ledger.storedSummary(scope: shop)
                     == StoredPaymentSummary(count: 2, amounts: [.usd: 1050, .jpy: 400], oldestStoredAt: at(20)))
             #expect(try await ledger.storedSummary(scope: otherShop)
@@ -126,7 +126,7 @@ struct SQLitePaymentLedgerMigrationTests: SQLiteLedgerFixtures {
             before.close()
             #expect(rowCounts == [3, 10, 1, 1])
 
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.open(url: url)
             let sessions = try await everything(in: ledger, scope: shop)
             #expect(sessions.keys.sorted() == ["declined", "online", "stored"])
             let online = try #require(sessions["online"])
@@ -172,7 +172,7 @@ struct SQLitePaymentLedgerMigrationTests: SQLiteLedgerFixtures {
             // A session recorded now is scoped, and stays so.
             try await ledger.insert(newSession("fresh", usd(100), at: at(103)))
             await ledger.close()
-            let reopened = try SQLitePaymentLedger(url: url)
+            let reopened = try await SQLitePaymentLedger.open(url: url)
             let fresh = try #require(try await reopened.session(reference: "fresh", scope: shop))
             #expect(fresh.keyScheme == .scoped)
             #expect(PaymentLookupQuery(fresh).vendorAttemptID == "\(shop.merchantID)/\(shop.locationID)/fresh/1/payment")
@@ -220,7 +220,7 @@ struct SQLitePaymentLedgerMigrationTests: SQLiteLedgerFixtures {
             try raw.execute("INSERT INTO scopes VALUES (?, ?)", [.text(shop.merchantID), .text(shop.locationID)])
             raw.close()
 
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.open(url: url)
             let before = try await everything(in: ledger, scope: shop)
             // Captured before version 5: its whole total (the tip included) counts as captured.
             let old = try #require(before["captured"])
@@ -250,7 +250,7 @@ struct SQLitePaymentLedgerMigrationTests: SQLiteLedgerFixtures {
                                                        amount: usd(1_000), createdAt: at(13)), scope: shop)
             await ledger.close()
 
-            let reopened = try SQLitePaymentLedger(url: url)
+            let reopened = try await SQLitePaymentLedger.open(url: url)
             let after = try await everything(in: reopened, scope: shop)
             #expect(after["held-1"]?.capturedAmount == usd(1_000) && after["held-1"]?.refundableAmount == usd(0))
             #expect(after["held-2"]?.capturedAmount == usd(2_500) && after["held-2"]?.refundableAmount == usd(2_500))
@@ -269,7 +269,7 @@ struct SQLitePaymentLedgerMigrationTests: SQLiteLedgerFixtures {
     func refundTablesAreProtected() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.open(url: url)
             try await ledger.insert(succeededSession("A", usd(1000)))
             try await ledger.insertRefund(RefundRecord(id: "A/refund-1", reference: "A", number: 1, amount: usd(100),
                                                        createdAt: at(1)), scope: shop)

@@ -11,7 +11,7 @@ struct SQLitePaymentLedgerRecoveryTests: SQLiteLedgerFixtures {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
             let crashed = directory.appendingPathComponent("crashed.sqlite")
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.open(url: url)
             try await ledger.insert(newSession("A", usd(100)))
             _ = try await ledger.record(SessionChange(reference: "A", expectedState: .created, newState: .processing,
                                                       at: at(1)), scope: shop)
@@ -20,7 +20,7 @@ struct SQLitePaymentLedgerRecoveryTests: SQLiteLedgerFixtures {
             try FileManager.default.copyItem(atPath: url.path + "-wal", toPath: crashed.path + "-wal")
             #expect(try fileBytes(URL(fileURLWithPath: crashed.path + "-wal")).count > 0)
 
-            let recovered = try SQLitePaymentLedger(url: crashed)
+            let recovered = try await SQLitePaymentLedger.open(url: crashed)
             let session = try #require(try await recovered.session(reference: "A", scope: shop))
             #expect(session.state == .processing)
             #expect(session.transitions.map(\.to) == [.created, .processing])
@@ -32,7 +32,7 @@ struct SQLitePaymentLedgerRecoveryTests: SQLiteLedgerFixtures {
     private func ledgerWithWAL(_ url: URL, count: Int) async throws -> (SQLitePaymentLedger, pagesBefore: Int) {
         try await makeLedgerFile(url, count: 20)
         let pagesBefore = Int(try #require(LedgerFile.size(url.path))) / 4096
-        let ledger = try SQLitePaymentLedger(url: url)
+        let ledger = try await SQLitePaymentLedger.open(url: url)
         try await ledger.insertBatch((0..<count).map {
             storedSession("stored-\($0)", usd(Int64(1_000 + $0)), scope: shop, storedAt: at(Double(100 + $0)))
         })
@@ -79,7 +79,7 @@ struct SQLitePaymentLedgerRecoveryTests: SQLiteLedgerFixtures {
             #expect(try #require(LedgerFile.size(crashed.path + "-wal")) > 0)
             await ledger.close()
 
-            let recovered = try SQLitePaymentLedger(url: crashed)
+            let recovered = try await SQLitePaymentLedger.open(url: crashed)
             #expect(try await everything(in: recovered, scope: shop) == expected)
             #expect(try await recovered.storedSummary(scope: shop) == expectedSummary)
             // A checkpoint copies the WAL into the file: whole again, it opens on its own.
@@ -87,7 +87,7 @@ struct SQLitePaymentLedgerRecoveryTests: SQLiteLedgerFixtures {
             await recovered.close()
             #expect(LedgerFile.size(crashed.path + "-wal") == 0)
             #expect(try #require(LedgerFile.size(crashed.path)) >= Int64(pageCount * 4096))
-            let reopened = try SQLitePaymentLedger(url: crashed)
+            let reopened = try await SQLitePaymentLedger.open(url: crashed)
             #expect(try await everything(in: reopened, scope: shop) == expected)
         }
     }
@@ -108,7 +108,7 @@ struct SQLitePaymentLedgerRecoveryTests: SQLiteLedgerFixtures {
             let file = try fileBytes(crashed)
             let wal = try fileBytes(crashed.path + "-wal")
 
-            let error = try expectRefusal(crashed, sidecarsAllowed: true)
+            let error = try await expectRefusal(crashed, sidecarsAllowed: true)
             #expect(error.message.contains("corrupt"), "\(error.message)")
             #expect(try fileBytes(crashed) == file)
             #expect(try fileBytes(crashed.path + "-wal") == wal)
@@ -120,7 +120,7 @@ struct SQLitePaymentLedgerRecoveryTests: SQLiteLedgerFixtures {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
             try await makeLedgerFile(url, count: 10)
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.open(url: url)
             try await ledger.insert(newSession("in-the-wal", usd(5)))
             let newer = try SQLiteDatabase(path: url.path, mode: .readWrite)
             try newer.executeScript("PRAGMA user_version = 99;")
@@ -136,7 +136,7 @@ struct SQLitePaymentLedgerRecoveryTests: SQLiteLedgerFixtures {
             let file = try fileBytes(crashed)
             let wal = try fileBytes(crashed.path + "-wal")
 
-            let error = try expectRefusal(crashed, sidecarsAllowed: true)
+            let error = try await expectRefusal(crashed, sidecarsAllowed: true)
             #expect(error.message.contains("schema version 99"), "\(error.message)")
             #expect(try fileBytes(crashed) == file)
             #expect(try fileBytes(crashed.path + "-wal") == wal)
@@ -178,7 +178,7 @@ struct SQLitePaymentLedgerRecoveryTests: SQLiteLedgerFixtures {
             let file = try fileBytes(copy)
             let journal = try fileBytes(copy.path + "-journal")
 
-            let error = try expectRefusal(copy, sidecarsAllowed: true)
+            let error = try await expectRefusal(copy, sidecarsAllowed: true)
             #expect(error.message.contains("another application"), "\(error.message)")
             #expect(try fileBytes(copy) == file)
             #expect(try fileBytes(copy.path + "-journal") == journal)
@@ -195,7 +195,7 @@ struct SQLitePaymentLedgerRecoveryTests: SQLiteLedgerFixtures {
             let file = try fileBytes(copy)
             let journal = try fileBytes(copy.path + "-journal")
 
-            let error = try expectRefusal(copy, sidecarsAllowed: true)
+            let error = try await expectRefusal(copy, sidecarsAllowed: true)
             #expect(error.message.contains("schema version 99"), "\(error.message)")
             #expect(try fileBytes(copy) == file)
             #expect(try fileBytes(copy.path + "-journal") == journal)
@@ -226,7 +226,7 @@ struct SQLitePaymentLedgerRecoveryTests: SQLiteLedgerFixtures {
             raw.close()
             #expect(try Data(contentsOf: URL(fileURLWithPath: copy.path + "-journal")).count > 0)
 
-            let ledger = try SQLitePaymentLedger(url: copy)
+            let ledger = try await SQLitePaymentLedger.open(url: copy)
             let sessions = try await ledger.allSessions(scope: shop)
             #expect(sessions.count == 3, "the committed sessions survive the rollback")
             await ledger.close()
@@ -243,7 +243,7 @@ struct SQLitePaymentLedgerRecoveryTests: SQLiteLedgerFixtures {
             let copy = try copyMidTransaction(url, in: directory)
             #expect(try #require(LedgerFile.size(copy.path)) > 0)
 
-            let ledger = try SQLitePaymentLedger(url: copy)
+            let ledger = try await SQLitePaymentLedger.open(url: copy)
             #expect(try await ledger.allSessions(scope: shop).isEmpty)
             try await ledger.insert(newSession("A", usd(100)))
             #expect(try await ledger.allSessions(scope: shop).map(\.reference) == ["A"])

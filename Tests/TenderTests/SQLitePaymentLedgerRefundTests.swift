@@ -16,8 +16,8 @@ struct SQLitePaymentLedgerRefundTests: SQLiteLedgerFixtures {
     func concurrentRefundsNeverExceedTheCapturedAmount() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
-            let first = try SQLitePaymentLedger(url: url)
-            let second = try SQLitePaymentLedger(url: url)  // another process on the same file
+            let first = try await SQLitePaymentLedger.open(url: url)
+            let second = try await SQLitePaymentLedger.open(url: url)  // another process on the same file
             try await first.insert(succeededSession("order-1", usd(1000)))
             // 40 refunds of 1.00 against 10.00, from both ledgers at once, each with its own id.
             let accepted = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -50,7 +50,7 @@ struct SQLitePaymentLedgerRefundTests: SQLiteLedgerFixtures {
     func refundHistoryIsKept() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.open(url: url)
             try await ledger.insert(succeededSession("A", usd(1000), tip: usd(150)))
             try await ledger.insertRefund(refund("A", 1, usd(1150), throughReader: true), scope: shop)
             let timeout = PaymentError(.outcomeUnknown, recovery: .retrySamePayment, phase: .refund,
@@ -64,7 +64,7 @@ struct SQLitePaymentLedgerRefundTests: SQLiteLedgerFixtures {
             #expect(try await ledger.refunds(in: [.pending], scope: shop).isEmpty)
             await ledger.close()
 
-            let reopened = try SQLitePaymentLedger(url: url)
+            let reopened = try await SQLitePaymentLedger.open(url: url)
             let stored = try #require(try await reopened.refunds(reference: "A", scope: shop).first)
             #expect(stored.status == .succeeded && stored.processorRefundID == "re_9" && stored.throughReader)
             #expect(stored.reason == .duplicate && stored.amount == usd(1150) && stored.number == 1)
@@ -81,7 +81,7 @@ struct SQLitePaymentLedgerRefundTests: SQLiteLedgerFixtures {
     @Test("refunds are scoped: another seller neither sees nor changes them, and may reuse the same key")
     func refundsAreScoped() async throws {
         try await withTemporaryDirectory { directory in
-            let ledger = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+            let ledger = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("ledger.sqlite"))
             try await ledger.insert(succeededSession("A", usd(1000)))
             try await ledger.insert(succeededSession("A", usd(300), scope: otherShop))
             try await ledger.insertRefund(refund("A", 1, usd(900)), scope: shop)
@@ -101,7 +101,7 @@ struct SQLitePaymentLedgerRefundTests: SQLiteLedgerFixtures {
     @Test("an offline payment is refundable once forwarded with automatic capture, not while stored")
     func offlinePaymentsAreRefundableOnlyOnceForwarded() async throws {
         try await withTemporaryDirectory { directory in
-            let ledger = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+            let ledger = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("ledger.sqlite"))
             try await ledger.insert(storedSession("S", usd(500), scope: shop, storedAt: at(1)))
             do {
                 try await ledger.insertRefund(refund("S", 1, usd(100)), scope: shop)

@@ -19,11 +19,11 @@ struct SQLitePaymentLedgerScaleTests: SQLiteLedgerFixtures {
                     sessions.append(newSession(reference, jpy(Int64(index + 1)), at: time))
                 }
             }
-            let first = try SQLitePaymentLedger(url: url)
+            let first = try await SQLitePaymentLedger.open(url: url)
             try await first.insertBatch(sessions)
             await first.close()
 
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.open(url: url)
             let all = try await ledger.allSessions(scope: shop)
             #expect(all.count == 5_000)
             #expect(all == sessions.map { var s = $0; s.transitions = []; return s })
@@ -39,7 +39,7 @@ struct SQLitePaymentLedgerScaleTests: SQLiteLedgerFixtures {
     @Test("queue status with 100,000 stored payments is read without scanning them")
     func storedSummaryDoesNotScan() async throws {
         try await withTemporaryDirectory { directory in
-            let ledger = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+            let ledger = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("ledger.sqlite"))
             let big = LedgerScope(merchantID: "acct_big", locationID: "loc_big")
             try await ledger.insertBatch((0..<100_000).map {
                 storedSession("order-\($0)", usd(100), scope: big, storedAt: at(Double(100_000 - $0)))

@@ -93,9 +93,9 @@ extension SQLiteLedgerFixtures {
 
     /// Opens the ledger expecting a refusal; returns the error. With `sidecarsAllowed`, the `-wal`, `-shm` and
     /// `-journal` files that were there before may still be there (their bytes are checked by the caller).
-    func expectRefusal(_ url: URL, sidecarsAllowed: Bool = false) throws -> PaymentError {
+    func expectRefusal(_ url: URL, sidecarsAllowed: Bool = false) async throws -> PaymentError {
         do {
-            _ = try SQLitePaymentLedger(url: url)
+            _ = try await SQLitePaymentLedger.open(url: url)
             Issue.record("\(url.lastPathComponent) was opened, not refused")
             throw CancellationError()
         } catch let error as PaymentError {
@@ -116,7 +116,7 @@ extension SQLiteLedgerFixtures {
     /// Builds a closed ledger file holding `count` sessions, checkpointed: the file alone holds them (its `-wal` is
     /// empty).
     func makeLedgerFile(_ url: URL, count: Int) async throws {
-        let ledger = try SQLitePaymentLedger(url: url)
+        let ledger = try await SQLitePaymentLedger.open(url: url)
         try await ledger.insertBatch((0..<count).map { newSession("order-\($0)", usd(Int64(100 + $0)), at: at(Double($0))) })
         try await ledger.checkpoint()
         await ledger.close()

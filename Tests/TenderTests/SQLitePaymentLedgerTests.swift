@@ -127,7 +127,7 @@ struct SQLitePaymentLedgerTests: SQLiteLedgerFixtures {
     @Test("answers every call exactly as the in-memory ledger does")
     func parityWithInMemoryLedger() async throws {
         try await withTemporaryDirectory { directory in
-            let sqlite = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+            let sqlite = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("ledger.sqlite"))
             let expected = await exercise(InMemoryPaymentLedger())
             let actual = await exercise(sqlite)
             #expect(actual.count == expected.count)
@@ -204,7 +204,7 @@ struct SQLitePaymentLedgerTests: SQLiteLedgerFixtures {
     func durableAcrossReopen() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
-            let first = try SQLitePaymentLedger(url: url)
+            let first = try await SQLitePaymentLedger.open(url: url)
             _ = await exercise(first)
             let before = try await first.allSessions(scope: shop)
             var histories: [PaymentSession] = []
@@ -213,7 +213,7 @@ struct SQLitePaymentLedgerTests: SQLiteLedgerFixtures {
             await first.close()
             await #expect(throws: PaymentError.self) { try await first.storedSummary(scope: shop) }
 
-            let reopened = try SQLitePaymentLedger(url: url)
+            let reopened = try await SQLitePaymentLedger.open(url: url)
             #expect(try await reopened.allSessions(scope: shop) == before)
             for session in histories {
                 #expect(try await reopened.session(reference: session.reference, scope: shop) == session)
@@ -233,7 +233,7 @@ struct SQLitePaymentLedgerTests: SQLiteLedgerFixtures {
     func newFileProperties() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.open(url: url)
             try await ledger.insert(newSession("A", usd(100)))
             #expect(try permissions(url.path) == 0o600)
             #expect(try permissions(url.path + "-wal") == 0o600)
@@ -272,13 +272,13 @@ struct SQLitePaymentLedgerTests: SQLiteLedgerFixtures {
             let url = directory.appendingPathComponent("empty.sqlite")
             #expect(FileManager.default.createFile(atPath: url.path, contents: Data(),
                                                    attributes: [.posixPermissions: 0o644]))
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.open(url: url)
             try await ledger.insert(newSession("A", usd(100)))
             await ledger.close()
             #expect(try permissions(url.path) == 0o600)
 
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
-            let reopened = try SQLitePaymentLedger(url: url)
+            let reopened = try await SQLitePaymentLedger.open(url: url)
             #expect(try permissions(url.path) == 0o600)
             #expect(try await reopened.allSessions(scope: shop).map(\.reference) == ["A"])
         }
@@ -287,7 +287,7 @@ struct SQLitePaymentLedgerTests: SQLiteLedgerFixtures {
     @Test("two scopes never see each other's sessions, lookups or aggregates")
     func scopesAreIsolated() async throws {
         try await withTemporaryDirectory { directory in
-            let ledger = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+            let ledger = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("ledger.sqlite"))
             try await ledger.insertBatch([
                 storedSession("order-1", usd(1000), scope: shop, storedAt: at(10)),
                 storedSession("order-1", usd(2000), scope: otherShop, storedAt: at(5)),  // same reference, other seller
@@ -319,7 +319,7 @@ struct SQLitePaymentLedgerTests: SQLiteLedgerFixtures {
     @Test("a batch with a duplicate reference records nothing")
     func batchIsAllOrNothing() async throws {
         try await withTemporaryDirectory { directory in
-            let ledger = try SQLitePaymentLedger(url: directory.appendingPathComponent("ledger.sqlite"))
+            let ledger = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("ledger.sqlite"))
             try await ledger.insert(newSession("A", usd(100)))
             await #expect(throws: PaymentError.self) {
                 try await ledger.insertBatch([storedSession("B", usd(5), scope: shop, storedAt: t0),
@@ -334,7 +334,7 @@ struct SQLitePaymentLedgerTests: SQLiteLedgerFixtures {
     func transitionsAreAppendOnly() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.open(url: url)
             try await ledger.insert(newSession("A", usd(100)))
             let raw = try SQLiteDatabase(path: url.path, mode: .readWrite)
             defer { raw.close() }
@@ -348,7 +348,7 @@ struct SQLitePaymentLedgerTests: SQLiteLedgerFixtures {
     func sqliteErrorsAreMapped() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
-            let ledger = try SQLitePaymentLedger(url: url, busyTimeout: 0.05)
+            let ledger = try await SQLitePaymentLedger.open(url: url, busyTimeout: 0.05)
             let other = try SQLiteDatabase(path: url.path, mode: .readWrite)
             defer { other.close() }
             try other.execute("BEGIN IMMEDIATE")
@@ -370,8 +370,8 @@ struct SQLitePaymentLedgerTests: SQLiteLedgerFixtures {
     func twoConnectionsShareTheFile() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("ledger.sqlite")
-            let first = try SQLitePaymentLedger(url: url)
-            let second = try SQLitePaymentLedger(url: url)
+            let first = try await SQLitePaymentLedger.open(url: url)
+            let second = try await SQLitePaymentLedger.open(url: url)
             try await first.insert(newSession("A", usd(100)))
             #expect(try await second.session(reference: "A", scope: shop)?.state == .created)
             _ = try await first.record(SessionChange(reference: "A", expectedState: .created, newState: .processing,

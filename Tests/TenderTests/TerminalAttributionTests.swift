@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tender
+import TenderTesting
 
 private let scope = LedgerScope(merchantID: "acct_A", locationID: "loc_1")
 private func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .usd) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tender
+import TenderTesting
 
 private let scope = LedgerScope(merchantID: "acct_R", locationID: "loc_1")
 private func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .usd) }

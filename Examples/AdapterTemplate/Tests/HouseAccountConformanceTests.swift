@@ -2,6 +2,7 @@ import Testing
 import TenderTestKit
 import HouseAccountAdapter
 import Tender
+import TenderTesting
 
 /// The template adapter as a conformance subject: one account with a generous line, and a second, tiny one that
 /// makes "decline" cards decline.

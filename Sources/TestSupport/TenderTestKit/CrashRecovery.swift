@@ -151,7 +151,7 @@ public struct CrashRecoveryCheck: Sendable {
 
     /// Creates the check. By default each run uses an ``SQLitePaymentLedger`` in a fresh temporary file.
     public init(subject: any ConformanceSubject,
-                ledger: @escaping @Sendable (URL) async throws -> any PaymentLedger = { try SQLitePaymentLedger(url: $0) }) {
+                ledger: @escaping @Sendable (URL) async throws -> any PaymentLedger = { try await SQLitePaymentLedger.open(url: $0) }) {
         self.subject = subject
         self.ledger = ledger
     }

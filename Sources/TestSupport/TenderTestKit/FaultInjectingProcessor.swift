@@ -1,4 +1,5 @@
 import Foundation
+import TenderTesting
 
 /// A fault on the network between the app and the processor.
 public enum NetworkFault: Hashable, Sendable, CaseIterable {

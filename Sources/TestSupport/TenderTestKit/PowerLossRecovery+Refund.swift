@@ -22,7 +22,7 @@ extension PowerLossRecoveryCheck {
             let request = PaymentRequest(amount: Money(minorUnits: 2_500, currency: .usd), reference: reference)
             try await connect(env)
             await env.presentNextCard(.approve)
-            let ledger = try self.ledger(device!.vfs, device!.url)
+            let ledger = try await self.ledger(device!.vfs, device!.url)
             let paying = PaymentTerminal(processor: env.processor, ledger: ledger, scope: scope, clock: env.clock)
             let paid = try await paying.takePayment(request)
             outcome.charges = await env.charges(reference: reference)
@@ -40,7 +40,7 @@ extension PowerLossRecoveryCheck {
             try await device!.cut(ledger, torn: torn, seed: cutAt)
 
             // The next life: relaunched, reopened, recovered; the vendor settles.
-            let reopened = try SQLitePaymentLedger(url: device!.url)
+            let reopened = try await SQLitePaymentLedger.open(url: device!.url)
             defer { Task { await reopened.close() } }
             let processor = try await env.relaunch()
             let second = PaymentTerminal(processor: processor, ledger: reopened, scope: scope, clock: env.clock)

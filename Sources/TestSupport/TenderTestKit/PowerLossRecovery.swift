@@ -40,12 +40,12 @@ public struct PowerLossRecoveryCheck: Sendable {
     /// The subject whose environments lose power.
     public let subject: any ConformanceSubject
     /// Opens the first life's ledger through the run's VFS (default: ``PowerLossVFS/openLedger(at:busyTimeout:)``).
-    public let ledger: @Sendable (PowerLossVFS, URL) throws -> SQLitePaymentLedger
+    public let ledger: @Sendable (PowerLossVFS, URL) async throws -> SQLitePaymentLedger
 
     /// Creates the check. `ledger` opens the first life's ledger through the given VFS; the default is Tender's
     /// ledger as apps get it (a self-check passes one that breaks the promise, and expects problems).
     public init(subject: any ConformanceSubject,
-                ledger: @escaping @Sendable (PowerLossVFS, URL) throws -> SQLitePaymentLedger = { try $0.openLedger(at: $1) }) {
+                ledger: @escaping @Sendable (PowerLossVFS, URL) async throws -> SQLitePaymentLedger = { try await $0.openLedger(at: $1) }) {
         self.subject = subject
         self.ledger = ledger
     }
@@ -113,7 +113,7 @@ public struct PowerLossRecoveryCheck: Sendable {
                                          offlinePolicy: scenario == .online ? .requireOnline : .forceOffline)
 
             // First life: the ledger fails at write `cutAt`; then the power goes.
-            let ledger = try self.ledger(device!.vfs, device!.url)
+            let ledger = try await self.ledger(device!.vfs, device!.url)
             let crashing = CrashingLedger(wrapping: ledger, crashAtWrite: cutAt)
             let pump = EventPump(env.processor.events())
             let first = PaymentTerminal(processor: env.processor, ledger: crashing, scope: scope, limits: limits,
@@ -132,7 +132,7 @@ public struct PowerLossRecoveryCheck: Sendable {
 
             // Next life: the app and the SDK relaunched, the ledger reopened from what was synced.
             let charged = await env.charges(reference: reference)
-            let reopened = try SQLitePaymentLedger(url: device!.url)
+            let reopened = try await SQLitePaymentLedger.open(url: device!.url)
             defer { Task { await reopened.close() } }
             if charged > 0, try await reopened.session(reference: reference, scope: scope) == nil {
                 outcome.problems.append("charged before the cut, and the write-ahead record did not survive it")

@@ -1,7 +1,8 @@
 import Foundation
 import Tender
-import TenderStripe
+@_spi(Testing) import TenderStripe
 import TenderStripeSimulator
+import TenderTesting
 
 /// A reader delegate that ignores everything (the baseline has no app around it).
 struct SilentReaderDelegate: Stripe.MobileReaderDelegate {
@@ -78,8 +79,9 @@ struct AdapterOverhead {
         await terminal.handle(.networkStatusChanged(.online))
         var facadeIndex = 0
         let facade = try await trials.measure(
-            "overhead_ratio", target: 1.10,
-            detail: { String(format: "%.1f µs vs %.1f µs per payment", $0 * 1e6, $1 * 1e6) },
+            "overhead_ratio", target: nil,
+            detail: { String(format: "%.1f µs vs %.1f µs per payment, in-memory ledger vs the simulator's calls alone "
+                             + "(see payment_floor_ratio for a durable payment)", $0 * 1e6, $1 * 1e6) },
             baseline: directBlock,
             subject: {
                 try await timed {

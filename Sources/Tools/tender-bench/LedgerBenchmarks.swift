@@ -1,5 +1,6 @@
 import Foundation
 import Tender
+import TenderTesting
 
 /// Sessions for fixtures: `count` sessions in `state`, in one scope.
 func fixtureSessions(_ count: Int, state: PaymentState, scope: LedgerScope, prefix: String, clock: ManualClock)
@@ -37,7 +38,7 @@ struct LedgerBenchmarks {
     func ledgerCommit(durable: Bool) async throws -> RatioResult {
         let trials = commitTrials
         let name = durable ? "commit-durable" : "commit"
-        let ledger = try SQLitePaymentLedger(url: path("\(name).sqlite"))
+        let ledger = try await SQLitePaymentLedger.open(url: path("\(name).sqlite"))
         let from: PaymentState = durable ? .processing : .created
         let to: PaymentState = durable ? .succeeded : .collecting
         try await ledger.insertBatch(fixtureSessions(trials.maxTrials + trials.warmUp + 1, state: from, scope: scope,
@@ -76,7 +77,7 @@ struct LedgerBenchmarks {
     func queueStatusScaling(small: Int, large: Int) async throws -> RatioResult {
         var ledgers: [SQLitePaymentLedger] = []
         for (name, count) in [("q-small", small), ("q-large", large)] {
-            let ledger = try SQLitePaymentLedger(url: path("\(name).sqlite"))
+            let ledger = try await SQLitePaymentLedger.open(url: path("\(name).sqlite"))
             var inserted = 0
             while inserted < count {
                 let n = min(20_000, count - inserted)
@@ -106,7 +107,7 @@ struct LedgerBenchmarks {
     func recovery(count: Int) async throws -> RatioResult {
         let base = path("recovery-base.sqlite")
         do {
-            let ledger = try SQLitePaymentLedger(url: base)
+            let ledger = try await SQLitePaymentLedger.open(url: base)
             let midFlight = count / 100
             var inserted = 0
             while inserted < count - midFlight {
@@ -138,7 +139,7 @@ struct LedgerBenchmarks {
                 try freshCopy()
                 var resolved = 0
                 let time = try await timed {
-                    let ledger = try SQLitePaymentLedger(url: copy)
+                    let ledger = try await SQLitePaymentLedger.open(url: copy)
                     let terminal = PaymentTerminal(processor: InMemoryPaymentProcessor(), ledger: ledger, scope: scope)
                     resolved = await terminal.recover().resolved.count
                     await ledger.close()

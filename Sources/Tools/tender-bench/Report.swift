@@ -32,6 +32,12 @@ struct Report {
                 figure["decided"] = !ratio.decision.hasSuffix("?")
                 object[ratio.name + "_target_met"] = ratio.met!
             }
+            if ratio.name == "cold_start_ratio" {
+                figure["subject_ms"] = rounded(ratio.subjectSeconds * 1e3)
+                figure["baseline_ms"] = rounded(ratio.baselineSeconds * 1e3)
+                object["cold_start_ms"] = rounded(ratio.subjectSeconds * 1e3)
+                object["cold_start_raw_ms"] = rounded(ratio.baselineSeconds * 1e3)
+            }
             figures[ratio.name] = figure
             object[ratio.name] = rounded(ratio.ratio)
         }

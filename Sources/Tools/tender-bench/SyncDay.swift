@@ -2,6 +2,7 @@ import Foundation
 import Tender
 import TenderSquare
 import TenderSquareSimulator
+import TenderTesting
 
 /// Days at a shop through `PaymentTerminal`, the Square adapter and simulator, and the SQLite ledger, counting every
 /// sync the ledger asks of the operating system (SQLite's VFS counts them; nothing is timed). The ledger file is
@@ -57,7 +58,7 @@ struct SyncDay {
     func run() async throws -> Result {
         let url = directory.appendingPathComponent("day.sqlite")
         let clock = ManualClock()
-        let created = try SQLitePaymentLedger(url: url)
+        let created = try await SQLitePaymentLedger.openCountingSyncs(url: url)
         await created.close()
         let creationSyncs = created.durableSyncCount
 
@@ -66,7 +67,7 @@ struct SyncDay {
         var openings: [Int] = [], closings: [Int] = []
         var sales = 0, refunds = 0, walBytes = 0
         for day in 1...days {
-            let ledger = try SQLitePaymentLedger(url: url)
+            let ledger = try await SQLitePaymentLedger.openCountingSyncs(url: url)
             let processor = try await shop.launch(firstTime: day == 1)
             let terminal = PaymentTerminal(processor: processor, ledger: ledger, scope: shop.scope,
                                            limits: SyncShop.limits, clock: clock)

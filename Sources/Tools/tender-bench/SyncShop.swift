@@ -2,6 +2,7 @@ import Foundation
 import Tender
 import TenderSquare
 import TenderSquareSimulator
+import TenderTesting
 
 /// The shop of the counted days: Square Mobile Payments on its simulator, the processor that has every operation
 /// of the mix (online and offline sales, delayed capture, refunds through the app's server). One simulated device

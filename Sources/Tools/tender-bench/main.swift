@@ -60,6 +60,14 @@ if runs("overhead_ratio", "adapter_only_ratio") {
     let overhead = try await AdapterOverhead(quick: quick).measure()
     report.ratios += [overhead.facade, overhead.adapter]
 }
+if runs("payment_floor_ratio") {
+    progress("a payment through the facade and the SQLite ledger vs the simulator's calls and two raw durable commits")
+    report.ratios.append(try await PaymentFloor(directory: directory, quick: quick).measure())
+}
+if runs("cold_start_ratio") {
+    progress("opening a ledger of \(large) payments and recovering to ready vs a raw open and read")
+    report.ratios.append(try await ledgers.coldStart(count: large))
+}
 if runs("ledger_commit_ratio", "ledger_commit_nondurable_ratio") {
     progress("ledger commit vs raw insert, durable and not")
     report.ratios.append(try await ledgers.ledgerCommit(durable: true))

@@ -4,6 +4,7 @@ import TenderSquare
 import TenderSquareSimulator
 import TenderStripe
 import TenderStripeSimulator
+import TenderTesting
 
 /// The fixed accounts and settings every life of the harness uses.
 enum Accounts {

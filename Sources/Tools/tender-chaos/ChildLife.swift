@@ -4,6 +4,7 @@ import TenderSquare
 import TenderSquareSimulator
 import TenderStripe
 import TenderStripeSimulator
+import TenderTesting
 
 /// Writes one progress line to stdout at once (the parent reads it after the child ends, killed or not).
 func progress(_ line: String) {

@@ -4,6 +4,7 @@ import TenderSquare
 import TenderSquareSimulator
 import TenderStripe
 import TenderStripeSimulator
+import TenderTesting
 
 struct FuzzReport: Codable, Sendable {
     var requests = 0

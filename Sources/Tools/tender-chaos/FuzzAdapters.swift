@@ -1,5 +1,6 @@
 import Foundation
 import Tender
+import TenderTesting
 
 /// Random and malformed requests through both real adapters on their simulators (any offline policy, the network
 /// toggling): every refusal is a `PaymentError` of the validation or routing phase; afterwards, with everything

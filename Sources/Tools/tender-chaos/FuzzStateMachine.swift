@@ -1,5 +1,6 @@
 import Foundation
 import Tender
+import TenderTesting
 
 func fuzzStateMachine(iterations: Int, random: inout SeededGenerator, report: inout FuzzReport) {
     let states = PaymentState.allCases

@@ -4,6 +4,7 @@ import TenderSquare
 import TenderSquareSimulator
 import TenderStripe
 import TenderStripeSimulator
+import TenderTesting
 
 func reachable(from: PaymentState, to: PaymentState) -> Bool {
     var seen: Set<PaymentState> = [from]

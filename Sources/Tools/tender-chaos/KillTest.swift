@@ -1,5 +1,6 @@
 import Foundation
 import Tender
+import TenderTesting
 
 /// What the kill test did and found.
 struct KillReport: Codable, Sendable {

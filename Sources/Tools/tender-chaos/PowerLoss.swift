@@ -46,14 +46,14 @@ enum ChildPowerLoss {
     nonisolated(unsafe) static var vfs: PowerLossVFS?
 
     /// Registers the VFS and arms the cut; returns how the child's ledger is opened.
-    static func install(cut: SelfCut?) throws -> @Sendable (URL) throws -> SQLitePaymentLedger {
+    static func install(cut: SelfCut?) throws -> @Sendable (URL) async throws -> SQLitePaymentLedger {
         let vfs = try PowerLossVFS(name: "tender-chaos-power-loss")
         Self.vfs = vfs
         if let cut { vfs.cutPower(atWrite: cut.atWrite, cut.mode.powerCut(seed: cut.seed), then: .killProcess) }
         if sabotageSkipsWriteAheadSync {
-            return { try vfs.openLedgerSkippingWriteAheadSync(at: $0) }
+            return { try await vfs.openLedgerSkippingWriteAheadSync(at: $0) }
         }
-        return { try vfs.openLedger(at: $0) }
+        return { try await vfs.openLedger(at: $0) }
     }
 
     /// `vfs-writes N LABEL`: the writes the ledger's files received so far (the parent calibrates its cuts on it).

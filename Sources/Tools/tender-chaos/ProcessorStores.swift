@@ -2,6 +2,7 @@ import Foundation
 import Tender
 import TenderSquareSimulator
 import TenderStripeSimulator
+import TenderTesting
 
 // The processor side made durable the moment the processor acts, as a real processor's servers are: the persisting
 // clients and servers (PersistingStripe*.swift, PersistingSquare*.swift) persist their simulator through these stores

@@ -1,5 +1,6 @@
 import Foundation
 import Tender
+import TenderTesting
 
 /// Fuzzes refunds: random captured payments, then random refund attempts (partial, full, over the total, zero,
 /// negative, another currency, concurrent pairs, refused and lost answers at the processor), checked against what
@@ -14,7 +15,7 @@ func fuzzRefunds(iterations: Int, directory: URL, random: inout SeededGenerator,
     let ledger: SQLitePaymentLedger
     do {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        ledger = try SQLitePaymentLedger(url: directory.appendingPathComponent("refunds.sqlite"))
+        ledger = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("refunds.sqlite"))
     } catch {
         report.tally.crashes += 1
         report.tally.note("refund fuzz: cannot open a ledger: \(error)")

@@ -1,5 +1,6 @@
 import Foundation
 import Tender
+import TenderTesting
 
 /// What the verifying lives did, over all rounds.
 struct VerifierStats: Codable, Sendable {

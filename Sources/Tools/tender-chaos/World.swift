@@ -2,8 +2,9 @@ import Foundation
 import Tender
 import TenderSquare
 import TenderSquareSimulator
-import TenderStripe
+@_spi(Testing) import TenderStripe
 import TenderStripeSimulator
+import TenderTesting
 
 /// Both processors, their simulators (persisted in `directory` when asked) and their facades over one SQLite ledger,
 /// as one launch of the point-of-sale app has them. A simulator can be relaunched within the launch
@@ -34,11 +35,11 @@ final class World: @unchecked Sendable {
     /// stopped (``WorldTime``), simulators restored from their files with this launch's search lags, the SQLite
     /// ledger opened. With `persistsSimulators: false` neither the simulators nor the time are written.
     /// How the app opens its ledger unless told otherwise: Tender's SQLite ledger on SQLite's default VFS.
-    static let defaultLedger: @Sendable (URL) throws -> SQLitePaymentLedger = { try SQLitePaymentLedger(url: $0) }
+    static let defaultLedger: @Sendable (URL) async throws -> SQLitePaymentLedger = { try await SQLitePaymentLedger.open(url: $0) }
 
     init(directory: URL, seed: UInt64, gap: Double = 0, lags: SearchLags = .defaults,
          persistsSimulators: Bool = true,
-         openLedger: @Sendable (URL) throws -> SQLitePaymentLedger = World.defaultLedger) async throws {
+         openLedger: @Sendable (URL) async throws -> SQLitePaymentLedger = World.defaultLedger) async throws {
         time = WorldTime(directory: directory, gap: gap, persists: persistsSimulators)
         let clock = time.clock
         self.lags = lags
@@ -66,7 +67,7 @@ final class World: @unchecked Sendable {
         squareServer = PersistingSquareServer(store: squareStore)
         stripeClient = PersistingStripeClient(store: stripeStore)
         squareClient = PersistingSquareClient(store: squareStore)
-        let opened = try openLedger(directory.appendingPathComponent("ledger.sqlite"))
+        let opened = try await openLedger(directory.appendingPathComponent("ledger.sqlite"))
         sqlite = opened
         ledger = opened
         stripe = Self.stripeProcessor(client: stripeClient, server: stripeServer, clock: clock)
@@ -78,7 +79,7 @@ final class World: @unchecked Sendable {
     /// One launch of the app in the kill test: the world opened a seeded pause after the last launch stopped, with
     /// seeded search lags (never zero), network on and both readers connected.
     static func launch(directory: URL, seed: UInt64, random: inout SeededGenerator,
-                       openLedger: @Sendable (URL) throws -> SQLitePaymentLedger = World.defaultLedger) async throws
+                       openLedger: @Sendable (URL) async throws -> SQLitePaymentLedger = World.defaultLedger) async throws
         -> World {
         let lags = SearchLags.drawn(&random)
         let world = try await World(directory: directory, seed: seed, gap: WorldTime.gap(&random), lags: lags,

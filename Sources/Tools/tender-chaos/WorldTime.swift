@@ -1,5 +1,6 @@
 import Foundation
 import Tender
+import TenderTesting
 
 /// A world's simulated time, kept in a small file beside its ledger, so that each launch (a child life, the
 /// verifying life, the audit) starts a few seeded seconds after the previous one stopped, killed or not: a relaunch

@@ -1,6 +1,7 @@
 import Foundation
 import Tender
 import TenderSquare
+import TenderTesting
 
 /// A faithful, deterministic model of the Mobile Payments SDK 2.5 on one device, and of Square's servers behind it.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Tender
 import TenderSquare
+import TenderTesting
 
 extension SquareSimulator {
     /// A Square seller account the simulated servers know.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Tender
+@_spi(Testing) import Tender
 import TenderTestKit
 @testable import TenderSquare
 @testable import TenderSquareSimulator

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import Tender
+@_spi(Testing) import Tender
 @testable import TenderSquare
 @testable import TenderSquareSimulator
+import TenderTesting
 
 @Suite("Square processor: readers and events")
 struct SquareReaderTests {

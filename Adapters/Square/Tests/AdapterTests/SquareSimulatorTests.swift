@@ -4,6 +4,7 @@ import Tender
 import TenderTestKit
 @testable import TenderSquare
 @testable import TenderSquareSimulator
+import TenderTesting
 
 // MARK: - Simulator tests
 

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import Tender
+@_spi(Testing) import Tender
 @testable import TenderSquare
 @testable import TenderSquareSimulator
+import TenderTesting
 
 // Shared fixtures of the Square tests: sellers, a recording delegate, an authorized simulator, and "world" = the
 // simulator with the adapter over it, the simulator's servers as the app's capture, lookup and refund services.

@@ -5,7 +5,7 @@ import SquareMobilePaymentsSurfaceBackend
 import TenderSquare
 import TenderSquareSimulator
 @testable import TenderSquareMobilePaymentsOverSurface
-import class Tender.ManualClock
+import class TenderTesting.ManualClock
 
 /// Every case of an SDK enum as the mirror declares it (its raw values are the mirror's own, used here only to list
 /// the cases).

@@ -5,6 +5,7 @@ import TenderSquare
 import TenderSquareSimulator
 import SquareMobilePaymentsSurfaceBackend
 @testable import TenderSquareMobilePaymentsOverSurface
+import TenderTesting
 
 /// Records observer callbacks, and whether each arrived on the main queue.
 final class ObserverProbe: Square.ReaderObserver, Square.AuthorizationStateObserver,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Tender
+@_spi(Testing) import Tender
 import TenderSquare
 import TenderSquareSimulator
 import SquareMobilePaymentsSurfaceBackend
@@ -9,6 +9,7 @@ import class SquareMobilePaymentsSurface.MobilePaymentsSDK
 import class SquareMobilePaymentsSurface.SurfaceBackendLease
 import class SquareMobilePaymentsSurface.UIViewController
 import enum SquareMobilePaymentsSurface.SurfaceBackendSlot
+import TenderTesting
 
 // The bridge's test rig: the adapter (`SquareProcessor`) over the bridge (`SquareMobilePaymentsBridge`, compiled
 // against the surface mirror) over the mirror's simulator-driven backend over `SquareSimulator`.

@@ -4,7 +4,7 @@ import SquareMobilePaymentsSurface
 import SquareMobilePaymentsSurfaceBackend
 import TenderSquare
 @testable import TenderSquareMobilePaymentsOverSurface
-import class Tender.ManualClock
+import class TenderTesting.ManualClock
 
 /// A payment kind the 2.5 SDK does not have: only what every `Payment` has.
 private final class FuturePayment: NSObject, Payment {

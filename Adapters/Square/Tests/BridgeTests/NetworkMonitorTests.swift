@@ -3,6 +3,7 @@ import Testing
 import Tender
 import TenderSquare
 @testable import TenderSquareMobilePaymentsOverSurface
+import TenderTesting
 
 /// Records connectivity changes.
 final class NetworkProbe: Square.NetworkObserver {

@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+@_spi(Testing) import Tender
 
 /// Tender's ``PaymentProcessor`` for Stripe Terminal, over any ``StripeClient`` (the SDK's bridge on iOS,
 /// ``StripeSimulator`` elsewhere).

@@ -1,6 +1,7 @@
 import Foundation
 import Tender
 import TenderStripe
+import TenderTesting
 
 extension StripeSimulator {
     /// What happened to one request from the device.

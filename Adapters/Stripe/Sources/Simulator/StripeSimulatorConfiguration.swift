@@ -1,6 +1,7 @@
 import Foundation
 import Tender
 import TenderStripe
+import TenderTesting
 
 extension Stripe {
     /// `SCPSimulatorConfiguration` (`Terminal.shared.simulatorConfiguration`) plus the knobs the SDK's simulated

@@ -3,6 +3,7 @@ import Tender
 import TenderStripe
 import TenderStripeSimulator
 import Testing
+import TenderTesting
 
 /// Issue 18, items 1 and 9, through the facade: a lookup that cannot see the SDK's offline store proves nothing, and a
 /// vendor payment is attributed to a session only when it is that session's (reference, attempt, total).

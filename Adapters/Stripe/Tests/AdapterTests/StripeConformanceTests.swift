@@ -1,9 +1,10 @@
 import Foundation
 import Tender
-import TenderStripe
+@_spi(Testing) import TenderStripe
 import TenderStripeSimulator
 import TenderTestKit
 import Testing
+import TenderTesting
 
 /// The Stripe adapter over a fresh simulator, for Tender's conformance suite. Every fault is made real in the
 /// simulator: a confirmation that never reaches Stripe's side, one whose answer is lost after Stripe charged, a

@@ -1,8 +1,9 @@
 import Foundation
 import Tender
-import TenderStripe
+@_spi(Testing) import TenderStripe
 import TenderStripeSimulator
 import Testing
+import TenderTesting
 
 private let shopA = LedgerScope(merchantID: "acct_shop", locationID: testLocation)
 private let shopB = LedgerScope(merchantID: "acct_shop", locationID: "tml_loc_other")

@@ -1,8 +1,9 @@
 import Foundation
 import Tender
-import TenderStripe
+@_spi(Testing) import TenderStripe
 import TenderStripeSimulator
 import Testing
+import TenderTesting
 
 @Suite("Stripe processor")
 struct StripeProcessorTests {

@@ -3,6 +3,7 @@ import Tender
 import TenderStripe
 import TenderStripeSimulator
 import Testing
+import TenderTesting
 
 private let main = LedgerScope(merchantID: "acct_shop", locationID: testLocation)
 private let harbor = LedgerScope(merchantID: "acct_shop", locationID: "tml_loc_harbor")

@@ -3,6 +3,7 @@ import Tender
 import TenderStripe
 import TenderStripeSimulator
 import Testing
+import TenderTesting
 
 @Suite("Stripe recovery after a relaunch")
 struct StripeRelaunchTests {

@@ -3,6 +3,7 @@ import Tender
 import TenderStripe
 import TenderStripeSimulator
 import Testing
+import TenderTesting
 
 @Suite("Stripe simulator: payments and the offline store")
 struct StripeSimulatorPaymentTests {

@@ -1,8 +1,9 @@
 import Foundation
 import Tender
-import TenderStripe
+@_spi(Testing) import TenderStripe
 import TenderStripeSimulator
 import Testing
+import TenderTesting
 
 /// The app's capture service: records calls, passes them to the simulator's server, and can fail.
 actor RecordingCaptureService: PaymentCaptureService {

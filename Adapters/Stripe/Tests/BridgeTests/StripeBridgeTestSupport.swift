@@ -2,10 +2,11 @@ import Foundation
 import StripeTerminalSurface
 import StripeTerminalSurfaceBackend
 import Tender
-import TenderStripe
+@_spi(Testing) import TenderStripe
 import TenderStripeSimulator
 @testable import TenderStripeTerminalOverSurface
 import Testing
+import TenderTesting
 
 /// Every test of the bridge, one at a time, each holding the process-wide backend slot: the bridge runs over
 /// `Terminal.shared`, which the surface mirror keeps per installed backend.

@@ -1,4 +1,5 @@
 import Foundation
+import Tender
 
 extension InMemoryPaymentProcessor {
     /// A refund the in-memory "server" holds.

@@ -1,4 +1,5 @@
 import Foundation
+import Tender
 
 /// Where a simulator keeps its "processor side" (what the vendor's servers and the device's SDK store hold), so
 /// that a crash test can restart the app and compare Tender's ledger with what the processor really has.

@@ -1,26 +1,27 @@
 import Foundation
 import CSQLite
+import Tender
 
 /// How many times a connection asked the operating system to sync a file to disk (`fsync`/`fdatasync`), by file.
-package struct SQLiteSyncCounts: Hashable, Sendable {
+public struct SQLiteSyncCounts: Hashable, Sendable {
     /// Syncs of the database file itself: the second half of every checkpoint.
-    package var database = 0
+    public var database = 0
     /// Syncs of the write-ahead log: every durable commit, the first half of every checkpoint, and the header of a
     /// log that starts over after a checkpoint.
-    package var wal = 0
+    public var wal = 0
     /// Syncs of a rollback journal (only before a new file is switched to WAL mode).
-    package var journal = 0
+    public var journal = 0
     /// Syncs of any other file (none: temporary tables live in memory).
-    package var other = 0
+    public var other = 0
 
     /// No syncs.
-    package init() {}
+    public init() {}
 
     /// Every sync.
-    package var total: Int { database + wal + journal + other }
+    public var total: Int { database + wal + journal + other }
 
     /// The syncs made since `earlier`.
-    package func since(_ earlier: SQLiteSyncCounts) -> SQLiteSyncCounts {
+    public func since(_ earlier: SQLiteSyncCounts) -> SQLiteSyncCounts {
         var delta = SQLiteSyncCounts()
         delta.database = database - earlier.database
         delta.wal = wal - earlier.wal
@@ -30,58 +31,61 @@ package struct SQLiteSyncCounts: Hashable, Sendable {
     }
 }
 
-/// One write-level operation on a database file, as seen by ``SQLiteSyncCountingVFS`` when it records them (tests:
+/// One write-level operation on a database file, as seen by ``SyncCountingVFS`` when it records them (tests:
 /// rebuilding what a power loss would leave on disk).
-enum SQLiteFileOperation: Sendable {
+public enum SQLiteFileOperation: Sendable {
+    /// `bytes` written at `offset`.
     case write(path: String, offset: Int64, bytes: Data)
+    /// The file truncated to `size` bytes.
     case truncate(path: String, size: Int64)
+    /// The file synced.
     case sync(path: String)
 }
 
-/// The counts of one connection, updated by SQLite's calls on the connection's thread and readable from any thread.
+/// The counts of one VFS, updated by SQLite's calls on the connection's thread and readable from any thread.
 /// Optionally also records every write, truncation and sync (see ``SQLiteFileOperation``).
-package final class SQLiteSyncCounter: @unchecked Sendable {
+public final class SQLiteSyncCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = SQLiteSyncCounts()
     private var walBytes = 0
     private var operations: [SQLiteFileOperation]?
 
     /// A counter; with `recordingOperations`, a recorder of every write-level operation too.
-    init(recordingOperations: Bool = false) {
+    public init(recordingOperations: Bool = false) {
         operations = recordingOperations ? [] : nil
     }
 
     /// The counts so far.
-    package var counts: SQLiteSyncCounts {
+    public var counts: SQLiteSyncCounts {
         lock.lock()
         defer { lock.unlock() }
         return value
     }
 
     /// Bytes written into the write-ahead log so far (frames and headers): how fast it grows toward a checkpoint.
-    package var walBytesWritten: Int {
+    public var walBytesWritten: Int {
         lock.lock()
         defer { lock.unlock() }
         return walBytes
     }
 
-    fileprivate func recordWALWrite(bytes: Int) {
+    func recordWALWrite(bytes: Int) {
         lock.lock()
         defer { lock.unlock() }
         walBytes += bytes
     }
 
     /// Whether write-level operations are recorded.
-    var isRecording: Bool { operations != nil }
+    public var isRecording: Bool { operations != nil }
 
     /// The recorded operations, in order (empty unless recording).
-    var recordedOperations: [SQLiteFileOperation] {
+    public var recordedOperations: [SQLiteFileOperation] {
         lock.lock()
         defer { lock.unlock() }
         return operations ?? []
     }
 
-    fileprivate func recordSync(openFlags: Int32, path: String?) {
+    func recordSync(openFlags: Int32, path: String?) {
         lock.lock()
         defer { lock.unlock() }
         if openFlags & SQLITE_OPEN_MAIN_DB != 0 {
@@ -96,7 +100,7 @@ package final class SQLiteSyncCounter: @unchecked Sendable {
         if operations != nil, let path { operations!.append(.sync(path: path)) }
     }
 
-    fileprivate func record(_ operation: SQLiteFileOperation) {
+    func record(_ operation: SQLiteFileOperation) {
         lock.lock()
         defer { lock.unlock() }
         operations?.append(operation)
@@ -104,21 +108,24 @@ package final class SQLiteSyncCounter: @unchecked Sendable {
 }
 
 /// A VFS shim over SQLite's default VFS (or another registered one) that counts `xSync` calls per file: the honest
-/// count of what a commit or a checkpoint costs in syncs, without timing anything. Each counting connection registers
-/// its own instance (its `pAppData` points at its counter) and unregisters it when the connection is closed. Every
-/// call is forwarded to the VFS below unchanged; the shim only adds a 32-byte header in front of each open file.
-final class SQLiteSyncCountingVFS {
-    /// The name the connection is opened with.
-    let name: String
+/// count of what a commit or a checkpoint costs in syncs, without timing anything (test support and tender-bench:
+/// a shipping ledger opens through SQLite's default VFS). Each instance registers its own VFS (its `pAppData` points
+/// at its counter) and unregisters it when released; a ledger opened through it with ``openLedger(at:busyTimeout:)``
+/// keeps it alive while its connection is open. Every call is forwarded to the VFS below unchanged; the shim only
+/// adds a 32-byte header in front of each open file. It counts every connection opened through it: the ledger's own
+/// and the read-only checks made before it opens.
+public final class SyncCountingVFS: @unchecked Sendable {
+    /// The name the VFS is registered under (`sqlite3_open_v2`'s `zVfs`).
+    public let name: String
     /// The counter this VFS updates.
-    let counter: SQLiteSyncCounter
+    public let counter: SQLiteSyncCounter
     private let vfs: UnsafeMutablePointer<sqlite3_vfs>
     private let cName: UnsafeMutablePointer<CChar>
     private let context: Unmanaged<Context>
     private var registered = true
 
     /// What the shim's functions reach through `pAppData`.
-    fileprivate final class Context {
+    final class Context {
         let real: UnsafeMutablePointer<sqlite3_vfs>
         let counter: SQLiteSyncCounter
         init(real: UnsafeMutablePointer<sqlite3_vfs>, counter: SQLiteSyncCounter) {
@@ -127,11 +134,17 @@ final class SQLiteSyncCountingVFS {
         }
     }
 
-    /// Registers a new instance over the registered VFS named `base` (`nil`: the default VFS).
-    init(counter: SQLiteSyncCounter = SQLiteSyncCounter(), over base: String? = nil) throws {
+    /// Registers a new instance over the registered VFS named `base` (`nil`: the default VFS); with
+    /// `recordingOperations`, it also records every write, truncation and sync (``SQLiteSyncCounter/recordedOperations``).
+    /// - Throws: ``SyncCountingVFSError`` when the base VFS does not exist or SQLite refuses the registration.
+    public convenience init(over base: String? = nil, recordingOperations: Bool = false) throws {
+        try self.init(counter: SQLiteSyncCounter(recordingOperations: recordingOperations), over: base)
+    }
+
+    /// Registers a new instance updating `counter`, over the registered VFS named `base` (`nil`: the default VFS).
+    public init(counter: SQLiteSyncCounter, over base: String? = nil) throws {
         guard let real = sqlite3_vfs_find(base) else {
-            throw SQLiteError(extendedCode: SQLITE_ERROR,
-                              message: base.map { "no SQLite VFS named \($0) is registered" } ?? "no default SQLite VFS")
+            throw SyncCountingVFSError(base.map { "no SQLite VFS named \($0) is registered" } ?? "no default SQLite VFS")
         }
         self.counter = counter
         name = "tender-sync-counting-\(UUID().uuidString)"
@@ -143,12 +156,21 @@ final class SQLiteSyncCountingVFS {
         guard rc == SQLITE_OK else {
             registered = false
             release()
-            throw SQLiteError(extendedCode: rc, message: "the sync-counting VFS could not be registered")
+            throw SyncCountingVFSError("SQLite refused to register the sync-counting VFS (error \(rc))")
         }
     }
 
-    /// Unregisters the VFS. Call only once no connection uses it. Idempotent.
-    func unregister() {
+    deinit { unregister() }
+
+    /// The syncs counted so far.
+    public var counts: SQLiteSyncCounts { counter.counts }
+
+    /// Bytes written into write-ahead logs through this VFS so far.
+    public var walBytesWritten: Int { counter.walBytesWritten }
+
+    /// Unregisters the VFS and frees it (also done when it is released). Call only once no connection uses it.
+    /// Idempotent.
+    public func unregister() {
         guard registered else { return }
         registered = false
         sqlite3_vfs_unregister(vfs)
@@ -258,137 +280,9 @@ final class SQLiteSyncCountingVFS {
     }
 }
 
-// MARK: - The wrapped file
-
-/// The header in front of each wrapped file: offset 0 the shim's `pMethods` (as `sqlite3_file` requires), 8 the
-/// counter (unretained: the VFS outlives its files), 16 the open flags, 20 whether operations are recorded, 24 the
-/// file's path while recording (a retained `NSString`, released by `xClose`), then the default VFS's own file.
-private let shimFileHeaderSize = 32
-
-private func shimContext(_ vfs: UnsafeMutablePointer<sqlite3_vfs>?) -> SQLiteSyncCountingVFS.Context {
-    Unmanaged<SQLiteSyncCountingVFS.Context>.fromOpaque(vfs!.pointee.pAppData).takeUnretainedValue()
+/// A failure of the sync-counting VFS's own API.
+public struct SyncCountingVFSError: Error, CustomStringConvertible {
+    /// What failed.
+    public let description: String
+    init(_ description: String) { self.description = description }
 }
-
-private func innerFile(_ file: UnsafeMutablePointer<sqlite3_file>?) -> UnsafeMutablePointer<sqlite3_file> {
-    (UnsafeMutableRawPointer(file!) + shimFileHeaderSize).assumingMemoryBound(to: sqlite3_file.self)
-}
-
-private func counter(of file: UnsafeMutablePointer<sqlite3_file>?) -> SQLiteSyncCounter {
-    let raw = UnsafeMutableRawPointer(file!).load(fromByteOffset: 8, as: UnsafeMutableRawPointer.self)
-    return Unmanaged<SQLiteSyncCounter>.fromOpaque(raw).takeUnretainedValue()
-}
-
-private func openFlags(of file: UnsafeMutablePointer<sqlite3_file>?) -> Int32 {
-    UnsafeMutableRawPointer(file!).load(fromByteOffset: 16, as: Int32.self)
-}
-
-/// The file's path when its operations are recorded, else `nil`.
-private func recordedPath(of file: UnsafeMutablePointer<sqlite3_file>?) -> String? {
-    let raw = UnsafeMutableRawPointer(file!)
-    guard raw.load(fromByteOffset: 20, as: Int32.self) != 0,
-          let path = raw.load(fromByteOffset: 24, as: UnsafeMutableRawPointer?.self) else { return nil }
-    return Unmanaged<NSString>.fromOpaque(path).takeUnretainedValue() as String
-}
-
-/// The shim's method tables for files whose default methods are of version 1, 2 and 3: written once, when first
-/// used, and only read after that.
-private struct ShimIOMethodTables: @unchecked Sendable {
-    let tables: [UnsafeMutablePointer<sqlite3_io_methods>]
-    subscript(index: Int) -> UnsafeMutablePointer<sqlite3_io_methods> { tables[index] }
-}
-
-private let shimIOMethods = ShimIOMethodTables(tables: (1...3).map { version in
-    var m = sqlite3_io_methods()
-    m.iVersion = Int32(version)
-    m.xClose = { file in
-        let raw = UnsafeMutableRawPointer(file!)
-        if raw.load(fromByteOffset: 20, as: Int32.self) != 0,
-           let path = raw.load(fromByteOffset: 24, as: UnsafeMutableRawPointer?.self) {
-            Unmanaged<NSString>.fromOpaque(path).release()
-            raw.storeBytes(of: nil, toByteOffset: 24, as: UnsafeMutableRawPointer?.self)
-        }
-        let f = innerFile(file)
-        return f.pointee.pMethods.pointee.xClose(f)
-    }
-    m.xRead = { file, buffer, amount, offset in
-        let f = innerFile(file)
-        return f.pointee.pMethods.pointee.xRead(f, buffer, amount, offset)
-    }
-    m.xWrite = { file, buffer, amount, offset in
-        if openFlags(of: file) & SQLITE_OPEN_WAL != 0 { counter(of: file).recordWALWrite(bytes: Int(amount)) }
-        if let path = recordedPath(of: file), let buffer {
-            counter(of: file).record(.write(path: path, offset: offset, bytes: Data(bytes: buffer, count: Int(amount))))
-        }
-        let f = innerFile(file)
-        return f.pointee.pMethods.pointee.xWrite(f, buffer, amount, offset)
-    }
-    m.xTruncate = { file, size in
-        if let path = recordedPath(of: file) { counter(of: file).record(.truncate(path: path, size: size)) }
-        let f = innerFile(file)
-        return f.pointee.pMethods.pointee.xTruncate(f, size)
-    }
-    m.xSync = { file, flags in
-        counter(of: file).recordSync(openFlags: openFlags(of: file), path: recordedPath(of: file))
-        let f = innerFile(file)
-        return f.pointee.pMethods.pointee.xSync(f, flags)
-    }
-    m.xFileSize = { file, size in
-        let f = innerFile(file)
-        return f.pointee.pMethods.pointee.xFileSize(f, size)
-    }
-    m.xLock = { file, level in
-        let f = innerFile(file)
-        return f.pointee.pMethods.pointee.xLock(f, level)
-    }
-    m.xUnlock = { file, level in
-        let f = innerFile(file)
-        return f.pointee.pMethods.pointee.xUnlock(f, level)
-    }
-    m.xCheckReservedLock = { file, result in
-        let f = innerFile(file)
-        return f.pointee.pMethods.pointee.xCheckReservedLock(f, result)
-    }
-    m.xFileControl = { file, operation, argument in
-        let f = innerFile(file)
-        return f.pointee.pMethods.pointee.xFileControl(f, operation, argument)
-    }
-    m.xSectorSize = { file in
-        let f = innerFile(file)
-        return f.pointee.pMethods.pointee.xSectorSize(f)
-    }
-    m.xDeviceCharacteristics = { file in
-        let f = innerFile(file)
-        return f.pointee.pMethods.pointee.xDeviceCharacteristics(f)
-    }
-    if version >= 2 {
-        m.xShmMap = { file, region, size, extend, pointer in
-            let f = innerFile(file)
-            return f.pointee.pMethods.pointee.xShmMap(f, region, size, extend, pointer)
-        }
-        m.xShmLock = { file, offset, count, flags in
-            let f = innerFile(file)
-            return f.pointee.pMethods.pointee.xShmLock(f, offset, count, flags)
-        }
-        m.xShmBarrier = { file in
-            let f = innerFile(file)
-            f.pointee.pMethods.pointee.xShmBarrier(f)
-        }
-        m.xShmUnmap = { file, delete in
-            let f = innerFile(file)
-            return f.pointee.pMethods.pointee.xShmUnmap(f, delete)
-        }
-    }
-    if version >= 3 {
-        m.xFetch = { file, offset, amount, pointer in
-            let f = innerFile(file)
-            return f.pointee.pMethods.pointee.xFetch(f, offset, amount, pointer)
-        }
-        m.xUnfetch = { file, offset, pointer in
-            let f = innerFile(file)
-            return f.pointee.pMethods.pointee.xUnfetch(f, offset, pointer)
-        }
-    }
-    let table = UnsafeMutablePointer<sqlite3_io_methods>.allocate(capacity: 1)
-    table.initialize(to: m)
-    return table
-})

@@ -1,0 +1,118 @@
+import Foundation
+import Tender
+@_spi(Testing) import TenderStripe
+import TenderStripeSimulator
+import TenderTesting
+
+/// The least a durable payment can cost: the vendor's calls (the simulator's `StripeClient` methods, called
+/// directly) and two durable commits (`synchronous=FULL`) of plain SQLite — the write-ahead record before the
+/// vendor is asked, the outcome after — writing the same bytes the ledger records for the payment (the session at
+/// creation and at its outcome, encoded as the ledger encodes them).
+final class PaymentFloorBaseline {
+    private let simulator: StripeSimulator
+    private let raw: RawSQLite
+    private let insert: OpaquePointer
+    private let update: OpaquePointer
+    private var index = 0
+    /// The two records, the session's reference replaced by `{ref}`.
+    let created: String
+    let outcome: String
+
+    init(simulator: StripeSimulator, path: String, created: String, outcome: String) async throws {
+        self.simulator = simulator
+        self.created = created
+        self.outcome = outcome
+        raw = try RawSQLite(path: path, durable: true)
+        try raw.exec("CREATE TABLE payments (reference TEXT PRIMARY KEY, session TEXT NOT NULL)")
+        insert = try raw.prepare("INSERT INTO payments (reference, session) VALUES (?, ?)")
+        update = try raw.prepare("UPDATE payments SET session = ? WHERE reference = ?")
+        let reader = Stripe.SimulatorConfiguration.defaultReaders[0]
+        _ = try await simulator.connectReader(reader, connectionConfig: Stripe.BluetoothConnectionConfiguration(
+            locationId: "tml_bench", autoReconnectOnUnexpectedDisconnect: true, delegate: SilentReaderDelegate()))
+    }
+
+    deinit {
+        RawSQLite.finalize(insert)
+        RawSQLite.finalize(update)
+    }
+
+    /// One payment: the durable record, the vendor's three calls, the durable outcome.
+    func pay() async throws {
+        index += 1
+        let reference = "floor-\(index)"
+        try raw.run(insert, [reference, created.replacingOccurrences(of: "{ref}", with: reference)])
+        let parameters = Stripe.PaymentIntentParameters(amount: 1_000, currency: "usd", captureMethod: .automatic,
+                                                        metadata: ["tender_reference": reference])
+        let created = try await simulator.createPaymentIntent(parameters, createConfig: .init(offlineBehavior: .requireOnline))
+        let box = Locked<Stripe.PaymentIntent?>(nil)
+        _ = await simulator.collectPaymentMethod(created, collectConfig: .init(skipTipping: true)) { intent, _ in
+            box.withLock { $0 = intent }
+        }
+        guard let collected = box.current else { throw BenchError("collect failed") }
+        box.withLock { $0 = nil }
+        _ = await simulator.confirmPaymentIntent(collected, confirmConfig: nil) { intent, _ in box.withLock { $0 = intent } }
+        guard let confirmed = box.current, confirmed.status == .succeeded else {
+            throw BenchError("floor payment ended \(String(describing: box.current?.status))")
+        }
+        try raw.run(update, [outcome.replacingOccurrences(of: "{ref}", with: reference), reference])
+    }
+}
+
+/// `payment_floor_ratio`: a payment through `PaymentTerminal`, `StripeProcessor` and the SQLite ledger (its durable
+/// commits at `synchronous=FULL`) against ``PaymentFloorBaseline``.
+struct PaymentFloor {
+    let directory: URL
+    let quick: Bool
+    private let block = 5
+    private let scope = LedgerScope(merchantID: "acct_bench", locationID: "tml_bench")
+
+    private func simulator() -> StripeSimulator {
+        var configuration = Stripe.SimulatorConfiguration(offlineEnabled: true)
+        configuration.forwardsWhenNetworkReturns = false
+        return StripeSimulator(configuration: configuration, seed: 11, clock: ManualClock())
+    }
+
+    /// The session as the ledger encodes it, with its reference as `{ref}`.
+    private func encoded(_ session: PaymentSession) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(session), as: UTF8.self)
+            .replacingOccurrences(of: session.reference, with: "{ref}")
+    }
+
+    func measure() async throws -> RatioResult {
+        let processor = StripeProcessor(client: simulator(), captureService: NoCaptureService(), simulatedReaders: true)
+        guard let found = try await processor.discoverReaders(timeout: 5).first else { throw BenchError("no reader") }
+        _ = try await processor.connectReader(found, locationID: "tml_bench")
+        let ledger = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("floor.sqlite"))
+        let terminal = PaymentTerminal(processor: processor, ledger: ledger, scope: scope)
+        await terminal.handle(.networkStatusChanged(.online))
+        var index = 0
+        func pay() async throws -> PaymentSession {
+            index += 1
+            let session = try await terminal.takePayment(PaymentRequest(
+                amount: Money(minorUnits: 1_000, currency: .usd), reference: "facade-\(index)"))
+            guard session.state == .succeeded else { throw BenchError("facade payment ended \(session.state)") }
+            return session
+        }
+        // The bytes the baseline writes: this payment's session when it was created and when it ended.
+        let sample = try await pay()
+        var created = sample
+        created.state = .created
+        created.transitions = Array(sample.transitions.prefix(1))
+        created.processorPaymentID = nil
+        let baseline = try await PaymentFloorBaseline(
+            simulator: simulator(), path: directory.appendingPathComponent("floor-raw.sqlite").path,
+            created: try encoded(created), outcome: try encoded(sample))
+
+        let trials = Interleaved(minTrials: quick ? 10 : 100, maxTrials: quick ? 40 : 3_000, timeCap: quick ? 1 : 25)
+        let result = try await trials.measure(
+            "payment_floor_ratio", target: 1.10,
+            detail: { String(format: "%.3f ms vs %.3f ms per payment: facade + SQLite ledger vs the simulator's calls "
+                             + "and two raw durable commits", $0 * 1e3, $1 * 1e3) },
+            baseline: { try await timed { for _ in 0..<block { try await baseline.pay() } } / Double(block) },
+            subject: { try await timed { for _ in 0..<block { _ = try await pay() } } / Double(block) })
+        await ledger.close()
+        return result
+    }
+}
