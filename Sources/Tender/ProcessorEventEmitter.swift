@@ -23,7 +23,7 @@ public final class ProcessorEventEmitter: Sendable {
     public convenience init() { self.init(keepingHistory: false) }
 
     /// Creates an emitter. With `keepingHistory`, every event is also kept for tests to inspect (``emitted``).
-    @_spi(Testing) public init(keepingHistory: Bool) {
+    package init(keepingHistory: Bool) {
         history = Locked([])
         keepsHistory = keepingHistory
     }
@@ -56,7 +56,7 @@ public final class ProcessorEventEmitter: Sendable {
     }
 
     /// Every event sent so far (only with `keepingHistory`).
-    @_spi(Testing) public var emitted: [ProcessorEvent] { history.current }
+    package var emitted: [ProcessorEvent] { history.current }
 
     /// Ends the stream.
     public func finish() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tender
+import TenderTesting
 import TenderSquare
 import TenderSquareSimulator
 import TenderStripe
@@ -147,7 +148,7 @@ struct AdapterTwinsTests {
             .map { $0.replacingOccurrences(of: vendor, with: "") })
     }
 
-    /// Lines that declare something `public` or `open` (after attributes), as `Scripts/api-budget.sh` counts them.
+    /// Lines that declare something `public` or `open` (after attributes), as `Scripts/api-check.sh` counts them.
     static func publicDeclarations(in folder: URL) throws -> Int {
         var count = 0
         let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tender
+import TenderTesting
 
 private let shop = LedgerScope(merchantID: "acct_M", locationID: "loc_A")
 private func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .usd) }

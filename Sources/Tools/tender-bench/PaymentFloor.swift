@@ -81,7 +81,7 @@ struct PaymentFloor {
     }
 
     func measure() async throws -> RatioResult {
-        let processor = StripeProcessor(client: simulator(), captureService: NoCaptureService(), simulatedReaders: true)
+        let processor = StripeProcessor(client: simulator(), captureService: NoCaptureService(), configuration: .withSimulatedReaders)
         guard let found = try await processor.discoverReaders(timeout: 5).first else { throw BenchError("no reader") }
         _ = try await processor.connectReader(found, locationID: "tml_bench")
         let ledger = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("floor.sqlite"))
