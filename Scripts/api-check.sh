@@ -16,11 +16,11 @@ cd "$(dirname "$0")/.."
 update=0
 [ "${1:-}" = "--update" ] && update=1
 
-# module, budget, the module whose build holds it (the bridges: the mirror-compiled copies)
-# and its sources.
+# module, budget, the module whose build holds it (the bridges: the mirror-compiled copies), its sources, and for a
+# module not yet within its budget the ceiling it may not grow past (issue 19: Tender is at 317 of its 300).
 modules=(
   "TenderWire 0 TenderWire Sources/TenderWire"
-  "Tender 300 Tender Sources/Tender"
+  "Tender 300 Tender Sources/Tender 317"
   "TenderStripe 50 TenderStripe Adapters/Stripe/Sources/Adapter"
   "TenderSquare 50 TenderSquare Adapters/Square/Sources/Adapter"
   "TenderStripeTerminal 15 TenderStripeTerminalOverSurface Adapters/Stripe/Sources/Bridge"
@@ -39,7 +39,7 @@ mkdir -p API
 failed=0
 printf '%-28s %8s %8s %8s  %s\n' module public budget symbols baseline
 for entry in "${modules[@]}"; do
-  read -r name budget built sources <<<"$entry"
+  read -r name budget built sources ceiling <<<"$entry"
   out="$work/$name"
   mkdir -p "$out"
   swift-symbolgraph-extract -module-name "$built" -target "$triple" -I "$bin/Modules" -I Sources/CSQLite \
@@ -73,7 +73,9 @@ PY
     failed=1
   fi
   shown_budget="$budget"
-  if [ "$budget" -eq 0 ]; then shown_budget="-"; elif [ "$count" -gt "$budget" ]; then
+  if [ "$budget" -eq 0 ]; then shown_budget="-"; elif [ -n "${ceiling:-}" ] && [ "$count" -le "$ceiling" ]; then
+    [ "$count" -gt "$budget" ] && status="$status; over its budget, within the ceiling $ceiling (not yet met)"
+  elif [ "$count" -gt "$budget" ]; then
     status="$status; OVER BUDGET"
     failed=1
   fi

@@ -1,19 +1,19 @@
 /// How a session's vendor identifiers are derived (``PaymentSession/keyScheme``): kept per session so that a payment
 /// recorded before keys were scoped is continued, looked up and abandoned under the ids it was started with.
-public struct IdempotencyKeyScheme: Hashable, Sendable, Codable, RawRepresentable, CustomStringConvertible {
+package struct IdempotencyKeyScheme: Hashable, Sendable, Codable, RawRepresentable, CustomStringConvertible {
     /// The stored number.
-    public let rawValue: Int
+    package let rawValue: Int
     /// Creates a scheme from its stored number.
-    public init(rawValue: Int) { self.rawValue = rawValue }
+    package init(rawValue: Int) { self.rawValue = rawValue }
     /// `reference-only` or `scoped`.
-    public var description: String { self == .referenceOnly ? "reference-only" : "scoped" }
+    package var description: String { self == .referenceOnly ? "reference-only" : "scoped" }
 
     /// Sessions recorded before ledger schema 6: the vendor attempt id is the reference (`"<reference>#<n>"` after
     /// the first vendor payment).
-    public static let referenceOnly = IdempotencyKeyScheme(rawValue: 1)
+    package static let referenceOnly = IdempotencyKeyScheme(rawValue: 1)
     /// Sessions recorded since: the vendor attempt id is an ``IdempotencyKey`` with the scope.
-    public static let scoped = IdempotencyKeyScheme(rawValue: 2)
+    package static let scoped = IdempotencyKeyScheme(rawValue: 2)
 
     /// The scope a vendor attempt id is qualified with under this scheme (`nil` for ``referenceOnly``).
-    public func attemptIDScope(_ scope: LedgerScope) -> LedgerScope? { self == .referenceOnly ? nil : scope }
+    package func attemptIDScope(_ scope: LedgerScope) -> LedgerScope? { self == .referenceOnly ? nil : scope }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// A lock-protected class rather than an actor: every operation is short and never suspends, so callers pay no
 /// executor hop for it. Each scope's sessions live in boxes, so recording a change touches one session in place
 /// instead of moving a large value through nested dictionaries.
-public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
+package final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
     /// One session, boxed so that updates happen in place.
     private final class Box {
         var session: PaymentSession
@@ -23,7 +23,7 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
     private let stores = Locked<[LedgerScope: ScopeStore]>([:])
 
     /// Creates an empty ledger.
-    public init() {}
+    package init() {}
 
     private func store(_ scope: LedgerScope, in stores: inout [LedgerScope: ScopeStore]) -> ScopeStore {
         if let store = stores[scope] { return store }
@@ -33,7 +33,7 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// Records a new session.
-    public func insert(_ session: PaymentSession) throws {
+    package func insert(_ session: PaymentSession) throws {
         try stores.withLock { stores in
             let store = store(session.scope, in: &stores)
             guard store.sessions[session.reference] == nil else {
@@ -47,7 +47,7 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// The session with this reference, always with its refunds.
-    public func session(reference: String, scope: LedgerScope, includingHistory: Bool) -> PaymentSession? {
+    package func session(reference: String, scope: LedgerScope, includingHistory: Bool) -> PaymentSession? {
         stores.withLock { stores -> PaymentSession? in
             guard let store = stores[scope], var session = store.sessions[reference]?.session else { return nil }
             if !includingHistory { session.transitions = [] }
@@ -57,7 +57,7 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// The session with this local id or processor id.
-    public func session(localID: String?, processorPaymentID: String?, scope: LedgerScope) -> PaymentSession? {
+    package func session(localID: String?, processorPaymentID: String?, scope: LedgerScope) -> PaymentSession? {
         stores.withLock { stores in
             stores[scope]?.sessions.values.first { box in
                 (localID != nil && box.session.localID == localID)
@@ -67,7 +67,7 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// Applies a change atomically.
-    public func record(_ change: SessionChange, scope: LedgerScope) throws -> PaymentSession {
+    package func record(_ change: SessionChange, scope: LedgerScope) throws -> PaymentSession {
         try stores.withLock { stores in
             guard let box = stores[scope]?.sessions[change.reference], let store = stores[scope] else {
                 throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .ledger,
@@ -83,7 +83,7 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
 
     /// Applies the changes atomically: each is checked against the result of the ones before it, and nothing is
     /// written unless all of them apply.
-    public func record(_ changes: [SessionChange], scope: LedgerScope) throws -> [PaymentSession] {
+    package func record(_ changes: [SessionChange], scope: LedgerScope) throws -> [PaymentSession] {
         try stores.withLock { stores in
             let store = store(scope, in: &stores)
             var pending: [String: PaymentSession] = [:]
@@ -108,7 +108,7 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// The sessions with these references, without history.
-    public func sessions(references: [String], scope: LedgerScope) -> [String: PaymentSession] {
+    package func sessions(references: [String], scope: LedgerScope) -> [String: PaymentSession] {
         stores.withLock { stores in
             var found: [String: PaymentSession] = [:]
             guard let store = stores[scope] else { return found }
@@ -122,7 +122,7 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// Sessions in the given states.
-    public func sessions(in states: Set<PaymentState>, scope: LedgerScope) -> [PaymentSession] {
+    package func sessions(in states: Set<PaymentState>, scope: LedgerScope) -> [PaymentSession] {
         stores.withLock { stores in
             guard let store = stores[scope] else { return [] }
             return store.order.compactMap { reference -> PaymentSession? in
@@ -135,7 +135,7 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// Every session of the scope.
-    public func allSessions(scope: LedgerScope) -> [PaymentSession] {
+    package func allSessions(scope: LedgerScope) -> [PaymentSession] {
         stores.withLock { stores in
             guard let store = stores[scope] else { return [] }
             return store.order.compactMap { reference -> PaymentSession? in
@@ -147,19 +147,19 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// The stored aggregates.
-    public func storedSummary(scope: LedgerScope) -> StoredPaymentSummary {
+    package func storedSummary(scope: LedgerScope) -> StoredPaymentSummary {
         stores.withLock { $0[scope]?.aggregates.summary ?? StoredPaymentSummary() }
     }
 
     /// Every scope with sessions.
-    public func scopes() -> [LedgerScope] {
+    package func scopes() -> [LedgerScope] {
         stores.withLock { stores in
             stores.filter { !$0.value.sessions.isEmpty }.keys.sorted { $0.description < $1.description }
         }
     }
 
     /// Records a new refund, checking the session and the refundable amount.
-    public func insertRefund(_ refund: RefundRecord, scope: LedgerScope) throws {
+    package func insertRefund(_ refund: RefundRecord, scope: LedgerScope) throws {
         try stores.withLock { stores in
             guard let store = stores[scope], var session = store.sessions[refund.reference]?.session else {
                 throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .refund,
@@ -176,7 +176,7 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// Applies a change to a refund.
-    public func recordRefund(_ change: RefundChange, scope: LedgerScope) throws -> RefundRecord {
+    package func recordRefund(_ change: RefundChange, scope: LedgerScope) throws -> RefundRecord {
         try stores.withLock { stores in
             guard let store = stores[scope], let index = store.refunds.firstIndex(where: { $0.id == change.refundID }) else {
                 throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .refund,
@@ -190,12 +190,12 @@ public final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// The refunds of one session.
-    public func refunds(reference: String, scope: LedgerScope) -> [RefundRecord] {
+    package func refunds(reference: String, scope: LedgerScope) -> [RefundRecord] {
         stores.withLock { ($0[scope]?.refunds ?? []).filter { $0.reference == reference } }
     }
 
     /// The refunds with these statuses.
-    public func refunds(in statuses: Set<RefundStatus>, scope: LedgerScope) -> [RefundRecord] {
+    package func refunds(in statuses: Set<RefundStatus>, scope: LedgerScope) -> [RefundRecord] {
         stores.withLock { ($0[scope]?.refunds ?? []).filter { statuses.contains($0.status) } }
     }
 }

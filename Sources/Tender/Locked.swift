@@ -1,20 +1,20 @@
 import Foundation
 
 /// A value protected by a lock, for the few places where an actor does not fit (synchronous callbacks).
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
     /// Wraps `value`.
-    public init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
     /// Runs `body` with exclusive access to the value.
-    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
     }
 
     /// A copy of the value.
-    public var current: Value { withLock { $0 } }
+    package var current: Value { withLock { $0 } }
 }

@@ -25,7 +25,7 @@ public enum OfflinePaymentStatus: String, Hashable, Sendable, Codable, CaseItera
     case unknown
 
     /// Still counts against the stored-offline limits: not yet secured by the processor.
-    public var countsAsStored: Bool { self == .stored || self == .unknown }
+    package var countsAsStored: Bool { self == .stored || self == .unknown }
 }
 
 /// One payment in the offline queue.
@@ -64,7 +64,7 @@ public struct QueuedPayment: Hashable, Sendable, Codable {
 /// The offline queue at one moment: network status, stored count and amounts, and each payment's status.
 ///
 /// ``storedCount``, ``storedAmounts`` and ``oldestStoredAt`` cover only payments that still count as stored
-/// (``OfflinePaymentStatus/countsAsStored``): those are what the risk limits are measured against.
+/// (`OfflinePaymentStatus/countsAsStored`): those are what the risk limits are measured against.
 public struct OfflineQueueSnapshot: Hashable, Sendable {
     /// Whether the device can reach the processor.
     public var networkStatus: NetworkStatus
@@ -101,7 +101,7 @@ public struct OfflineQueueSnapshot: Hashable, Sendable {
     /// trusts the smaller one, device count included (a vendor may see only part of the device: Square's SDK lists
     /// only the authorized account's queue). Network status, per-payment entries and last-online time come from
     /// `vendor` when it has them.
-    public func atRisk(combinedWith vendor: OfflineQueueSnapshot) -> OfflineQueueSnapshot {
+    package func atRisk(combinedWith vendor: OfflineQueueSnapshot) -> OfflineQueueSnapshot {
         var amounts = storedAmounts
         for (currency, amount) in vendor.storedAmounts { amounts[currency] = max(amounts[currency] ?? 0, amount) }
         let oldest = [oldestStoredAt, vendor.oldestStoredAt].compactMap { $0 }.min()

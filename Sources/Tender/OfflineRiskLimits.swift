@@ -6,7 +6,7 @@
 /// most the count maximum; and the oldest stored payment is younger than the age maximum. A currency with no
 /// per-payment or stored-total entry cannot be taken offline at all: offline is opt-in per currency.
 ///
-/// The processor's own limits (``ProcessorCapabilities/offlineLimits``) are merged in with ``merged(with:source:)``;
+/// The processor's own limits (``ProcessorCapabilities/offlineLimits``) are merged in with `merged(with:source:)`;
 /// the tighter limit wins and the error names which one refused the payment.
 public struct OfflineRiskLimits: Hashable, Sendable, Codable {
     /// The largest single offline payment (amount plus tip), per currency, in minor units.
@@ -41,14 +41,14 @@ public struct OfflineRiskLimits: Hashable, Sendable, Codable {
 }
 
 /// One limit with the source it came from.
-public struct SourcedLimit<Value: Hashable & Sendable & Comparable>: Hashable, Sendable {
+package struct SourcedLimit<Value: Hashable & Sendable & Comparable>: Hashable, Sendable {
     /// The limit.
-    public var value: Value
+    package var value: Value
     /// Whose limit it is.
-    public var source: LimitSource
+    package var source: LimitSource
 
     /// Creates a sourced limit.
-    public init(_ value: Value, source: LimitSource) {
+    package init(_ value: Value, source: LimitSource) {
         self.value = value
         self.source = source
     }
@@ -65,22 +65,22 @@ public struct SourcedLimit<Value: Hashable & Sendable & Comparable>: Hashable, S
 }
 
 /// Tender's limits merged with a processor's: for each limit, the tighter value and its source.
-public struct EffectiveOfflineLimits: Hashable, Sendable {
+package struct EffectiveOfflineLimits: Hashable, Sendable {
     /// Per-payment maxima per currency.
-    public var perPaymentMaximum: [Currency: SourcedLimit<Int64>]
+    package var perPaymentMaximum: [Currency: SourcedLimit<Int64>]
     /// Stored-total maxima per currency.
-    public var storedTotalMaximum: [Currency: SourcedLimit<Int64>]
+    package var storedTotalMaximum: [Currency: SourcedLimit<Int64>]
     /// Stored-count maximum.
-    public var storedCountMaximum: SourcedLimit<Int>?
+    package var storedCountMaximum: SourcedLimit<Int>?
     /// Oldest-stored-age maximum in seconds.
-    public var oldestStoredAgeMaximum: SourcedLimit<Double>?
+    package var oldestStoredAgeMaximum: SourcedLimit<Double>?
     /// The processor's device-wide stored-count maximum.
-    public var deviceStoredCountMaximum: SourcedLimit<Int>?
+    package var deviceStoredCountMaximum: SourcedLimit<Int>?
     /// The processor's offline window in seconds since the device was last online.
-    public var offlineWindowMaximum: SourcedLimit<Double>?
+    package var offlineWindowMaximum: SourcedLimit<Double>?
 
     /// Creates effective limits.
-    public init(perPaymentMaximum: [Currency: SourcedLimit<Int64>] = [:],
+    package init(perPaymentMaximum: [Currency: SourcedLimit<Int64>] = [:],
                 storedTotalMaximum: [Currency: SourcedLimit<Int64>] = [:],
                 storedCountMaximum: SourcedLimit<Int>? = nil, oldestStoredAgeMaximum: SourcedLimit<Double>? = nil,
                 deviceStoredCountMaximum: SourcedLimit<Int>? = nil, offlineWindowMaximum: SourcedLimit<Double>? = nil) {
@@ -96,7 +96,7 @@ public struct EffectiveOfflineLimits: Hashable, Sendable {
 extension OfflineRiskLimits {
     /// Merges these (Tender's) limits with a processor's. A currency is allowed offline only if Tender allows it;
     /// the processor can only tighten. Where both set a limit, the smaller wins and keeps its source.
-    public func merged(with processor: ProcessorOfflineLimits?, source: LimitSource) -> EffectiveOfflineLimits {
+    package func merged(with processor: ProcessorOfflineLimits?, source: LimitSource) -> EffectiveOfflineLimits {
         var perPayment: [Currency: SourcedLimit<Int64>] = [:]
         var storedTotal: [Currency: SourcedLimit<Int64>] = [:]
         for (currency, value) in perPaymentMaximum {

@@ -23,7 +23,7 @@ public enum RoutingDecision: Hashable, Sendable {
     case refused(PaymentError)
 
     /// The route the payment starts on, or `nil` when refused.
-    public var initialRoute: PaymentRoute? {
+    package var initialRoute: PaymentRoute? {
         switch self {
         case .online, .onlineWithOfflineFallback: .online
         case .offline: .offline
@@ -34,7 +34,7 @@ public enum RoutingDecision: Hashable, Sendable {
 
 /// The routing decision, as a pure function of the request (with its policy), the effective limits, the current
 /// offline queue and the network status.
-public enum OfflineRouter {
+package enum OfflineRouter {
     /// Decides how to route `request`.
     ///
     /// | policy | online or unknown | offline |
@@ -50,7 +50,7 @@ public enum OfflineRouter {
     ///   - queue: the stored payments now.
     ///   - network: the network status now.
     ///   - now: the current time, for the oldest-stored-age limit.
-    public static func decide(request: PaymentRequest, limits: EffectiveOfflineLimits?, queue: OfflineQueueSnapshot,
+    package static func decide(request: PaymentRequest, limits: EffectiveOfflineLimits?, queue: OfflineQueueSnapshot,
                               network: NetworkStatus, now: Date) -> RoutingDecision {
         switch request.offlinePolicy {
         case .requireOnline:
@@ -73,7 +73,7 @@ public enum OfflineRouter {
     }
 
     /// The first reason `request` cannot be stored offline, or `nil` if it fits every limit.
-    public static func offlineProblem(request: PaymentRequest, limits: EffectiveOfflineLimits?,
+    package static func offlineProblem(request: PaymentRequest, limits: EffectiveOfflineLimits?,
                                       queue: OfflineQueueSnapshot, now: Date) -> PaymentError? {
         guard let limits else {
             return PaymentError(.offlineUnavailable, recovery: .goOnline, phase: .routing,

@@ -11,14 +11,14 @@ public struct StoredPaymentSummary: Hashable, Sendable {
     public var oldestStoredAt: Date?
 
     /// Creates a summary.
-    public init(count: Int = 0, amounts: [Currency: Int64] = [:], oldestStoredAt: Date? = nil) {
+    package init(count: Int = 0, amounts: [Currency: Int64] = [:], oldestStoredAt: Date? = nil) {
         self.count = count
         self.amounts = amounts
         self.oldestStoredAt = oldestStoredAt
     }
 
     /// "3 payments: 12.00 USD, 500 JPY".
-    public var humanDescription: String {
+    package var humanDescription: String {
         let totals = amounts.sorted { $0.key.code < $1.key.code }
             .map { Money(minorUnits: $0.value, currency: $0.key).description }
         return "\(count) payment\(count == 1 ? "" : "s")" + (totals.isEmpty ? "" : ": " + totals.joined(separator: ", "))
@@ -31,7 +31,7 @@ public struct StoredPaymentSummary: Hashable, Sendable {
 ///
 /// Every method is scoped to a ``LedgerScope``. Implementations: ``InMemoryPaymentLedger`` (tests) and
 /// ``SQLitePaymentLedger`` (the embedded default).
-public protocol PaymentLedger: Sendable {
+package protocol PaymentLedger: Sendable {
     /// Records a new session.
     /// - Throws: ``PaymentError/Code/duplicateReference`` if the scope already has this reference.
     func insert(_ session: PaymentSession) async throws
@@ -89,13 +89,13 @@ public protocol PaymentLedger: Sendable {
 
 extension PaymentLedger {
     /// Filters ``refunds(in:scope:)`` by ``RefundRecord/updatedAt``.
-    public func refunds(in statuses: Set<RefundStatus>, updatedSince: Date, scope: LedgerScope) async throws
+    package func refunds(in statuses: Set<RefundStatus>, updatedSince: Date, scope: LedgerScope) async throws
         -> [RefundRecord] {
         try await refunds(in: statuses, scope: scope).filter { $0.updatedAt >= updatedSince }
     }
 
     /// The session with this reference, with its history.
-    public func session(reference: String, scope: LedgerScope) async throws -> PaymentSession? {
+    package func session(reference: String, scope: LedgerScope) async throws -> PaymentSession? {
         try await session(reference: reference, scope: scope, includingHistory: true)
     }
 }

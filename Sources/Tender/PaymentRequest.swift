@@ -17,7 +17,7 @@ public enum CaptureMode: String, Hashable, Sendable, Codable, CaseIterable {
 public struct PaymentRequest: Hashable, Sendable, Codable {
     /// The amount to charge, excluding ``tip``.
     public var amount: Money
-    /// The app's stable reference for this sale. 1...``PaymentRequest/maximumReferenceLength`` characters, no
+    /// The app's stable reference for this sale. 1...`PaymentRequest/maximumReferenceLength` characters, no
     /// control characters.
     public var reference: String
     /// Automatic or manual capture.
@@ -29,7 +29,7 @@ public struct PaymentRequest: Hashable, Sendable, Codable {
     public var metadata: [String: String]
     /// An optional tip in the same currency, on top of ``amount``.
     public var tip: Money?
-    /// An optional free-text note (at most ``PaymentRequest/maximumNoteLength`` characters).
+    /// An optional free-text note (at most `PaymentRequest/maximumNoteLength` characters).
     public var note: String?
 
     /// Creates a request. Nothing is checked until ``validate()``.
@@ -46,22 +46,22 @@ public struct PaymentRequest: Hashable, Sendable, Codable {
     }
 
     /// Stripe's metadata limit on the number of keys.
-    public static let maximumMetadataKeys = 50
+    package static let maximumMetadataKeys = 50
     /// Stripe's metadata limit on a key's length.
-    public static let maximumMetadataKeyLength = 40
+    package static let maximumMetadataKeyLength = 40
     /// Stripe's metadata limit on a value's length.
-    public static let maximumMetadataValueLength = 500
+    package static let maximumMetadataValueLength = 500
     /// The longest reference accepted (Square's `referenceID` limit is 40 characters).
-    public static let maximumReferenceLength = 40
+    package static let maximumReferenceLength = 40
     /// The longest note accepted (Square's `note` limit is 500 characters).
-    public static let maximumNoteLength = 500
+    package static let maximumNoteLength = 500
     /// Tender's sanity ceiling, in major units of any currency: 99,999,999. Anything larger is taken as a mistake,
     /// not a sale. It is not a processor's limit: each processor declares its own maximum per currency
     /// (``ProcessorCapabilities/amountLimits``; Stripe's is eight digits of *minor* units, 999,999.99 USD), which
     /// ``PaymentTerminal`` applies before the processor is called.
-    public static let maximumMajorUnits: Int64 = 99_999_999
+    package static let maximumMajorUnits: Int64 = 99_999_999
     /// The metadata key prefix Tender reserves for itself (`tender_reference`).
-    public static let reservedMetadataPrefix = "tender_"
+    package static let reservedMetadataPrefix = "tender_"
 
     /// The amount plus the tip.
     /// - Throws: ``PaymentError/Code/currencyMismatch`` or ``PaymentError/Code/amountOverflow``.

@@ -18,7 +18,7 @@ public struct PaymentTransition: Hashable, Sendable, Codable {
     public var note: String?
 
     /// Creates a transition record.
-    public init(from: PaymentState?, to: PaymentState, at: Date, error: PaymentError? = nil, attempt: Int = 1,
+    package init(from: PaymentState?, to: PaymentState, at: Date, error: PaymentError? = nil, attempt: Int = 1,
                 note: String? = nil) {
         self.from = from
         self.to = to
@@ -100,16 +100,16 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
     /// How the session's vendor identifiers are derived: ``IdempotencyKeyScheme/scoped`` for sessions recorded
     /// since ledger schema 6 (the vendor attempt id carries the merchant and location),
     /// ``IdempotencyKeyScheme/referenceOnly`` for older ones, which keep the ids they were started with.
-    public var keyScheme: IdempotencyKeyScheme
+    package var keyScheme: IdempotencyKeyScheme
     /// Every refund of this payment, oldest first. Sessions read by reference always carry them; listings
-    /// (``PaymentLedger/allSessions(scope:)``, ``PaymentLedger/sessions(in:scope:)``) may leave them empty.
+    /// (`PaymentLedger/allSessions(scope:)`, `PaymentLedger/sessions(in:scope:)`) may leave them empty.
     public var refunds: [RefundRecord]
     /// Every transition, oldest first. The ledger may return sessions without their history
-    /// (``PaymentLedger/session(reference:scope:includingHistory:)``).
+    /// (`PaymentLedger/session(reference:scope:includingHistory:)`).
     public var transitions: [PaymentTransition]
 
     /// Creates a session in ``PaymentState/created`` from a request.
-    public init(request: PaymentRequest, scope: LedgerScope, processor: String, route: PaymentRoute?, at: Date) {
+    package init(request: PaymentRequest, scope: LedgerScope, processor: String, route: PaymentRoute?, at: Date) {
         reference = request.reference
         self.scope = scope
         self.processor = processor
@@ -200,52 +200,52 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
     }
 
     /// Whether this request is the same payment as the session (same amount, tip and capture mode).
-    public func matches(_ request: PaymentRequest) -> Bool {
+    package func matches(_ request: PaymentRequest) -> Bool {
         amount == request.amount && tip == request.tip && captureMode == request.captureMode
     }
 }
 
 /// A change to record atomically: a state transition (or none) plus what the processor reported.
-public struct SessionChange: Hashable, Sendable {
+package struct SessionChange: Hashable, Sendable {
     /// The reference.
-    public var reference: String
+    package var reference: String
     /// The state the session must be in for the change to apply (compare-and-set).
-    public var expectedState: PaymentState
+    package var expectedState: PaymentState
     /// The new state; equal to ``expectedState`` to update fields without a transition.
-    public var newState: PaymentState
+    package var newState: PaymentState
     /// When.
-    public var at: Date
+    package var at: Date
     /// The route, if learned.
-    public var route: PaymentRoute?
+    package var route: PaymentRoute?
     /// The processor id, if learned.
-    public var processorPaymentID: String?
+    package var processorPaymentID: String?
     /// The local id, if learned.
-    public var localID: String?
+    package var localID: String?
     /// Card details, if learned.
-    public var card: CardDetails?
+    package var card: CardDetails?
     /// The error, if any.
-    public var error: PaymentError?
+    package var error: PaymentError?
     /// Counts a new attempt of the same reference.
-    public var incrementsAttempts: Bool
+    package var incrementsAttempts: Bool
     /// Starts a new vendor payment for the reference after a definite decline, failure or cancellation: the
     /// session goes back to ``PaymentState/created`` (``newState`` must be `.created` and ``expectedState`` one of
     /// ``PaymentStateMachine/newAttemptStates``), ``PaymentSession/paymentAttempt`` grows by one, and the processor
     /// ids of the old attempt are cleared.
-    public var startsNewAttempt: Bool
+    package var startsNewAttempt: Bool
     /// The vendor's time of storage (Stripe `offlineDetails.storedAt`, Square `createdAt`), if reported.
-    public var storedAt: Date?
+    package var storedAt: Date?
     /// The vendor's capture deadline, if reported.
-    public var captureBefore: Date?
+    package var captureBefore: Date?
     /// What a manual capture took, when this change records one (``PaymentSession/capturedAmount``): in the
     /// session's currency, more than zero and at most its total.
-    public var capturedAmount: Money?
+    package var capturedAmount: Money?
     /// A note for the history. With ``newState`` equal to ``expectedState`` it still appends a history record
     /// (`from == to`), so that what happened without a state change (an abandoned vendor payment canceled) is
     /// recorded.
-    public var note: String?
+    package var note: String?
 
     /// Creates a change.
-    public init(reference: String, expectedState: PaymentState, newState: PaymentState, at: Date,
+    package init(reference: String, expectedState: PaymentState, newState: PaymentState, at: Date,
                 route: PaymentRoute? = nil, processorPaymentID: String? = nil, localID: String? = nil,
                 card: CardDetails? = nil, error: PaymentError? = nil, incrementsAttempts: Bool = false,
                 startsNewAttempt: Bool = false, storedAt: Date? = nil, captureBefore: Date? = nil,
@@ -277,7 +277,7 @@ public struct SessionChange: Hashable, Sendable {
     ///   stored, authorized or forwarded payment: the vendor keeps it, and recovery and the queue poller ask again
     ///   (a capture or void sent again is the same idempotent request);
     /// - changes that keep the state (ids, times, notes): the vendor is asked again.
-    public var requiresDurableSync: Bool {
+    package var requiresDurableSync: Bool {
         if incrementsAttempts || startsNewAttempt { return true }
         if newState == expectedState { return false }
         if newState == .collecting || newState == .processing { return false }
@@ -290,7 +290,7 @@ public struct SessionChange: Hashable, Sendable {
     /// Applies the change to a session value (shared by every ledger implementation).
     /// - Throws: ``PaymentError/Code/invalidState`` if the session is not in ``expectedState``, and
     ///   ``PaymentError/Code/illegalTransition`` if the transition is not legal.
-    public func apply(to session: inout PaymentSession) throws(PaymentError) {
+    package func apply(to session: inout PaymentSession) throws(PaymentError) {
         guard session.state == expectedState else {
             throw PaymentError(.invalidState, recovery: .retrySamePayment, phase: .ledger,
                                message: "\(reference) is \(session.state), not \(expectedState) as expected.")

@@ -10,7 +10,7 @@
 /// any in-flight state → outcomeUnknown → (reconciliation) the real outcome, or collecting / processing to retry
 ///                                       the same payment under the same reference
 /// ```
-/// ``PaymentStateMachine`` holds the exact table of legal transitions.
+/// `PaymentStateMachine` holds the exact table of legal transitions.
 public enum PaymentState: String, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// Recorded in the ledger; the processor has not been asked yet.
     case created
@@ -58,7 +58,7 @@ public enum PaymentState: String, Hashable, Sendable, Codable, CaseIterable, Cus
     }
 
     /// Money was taken or will be taken unless voided: authorized, succeeded, stored offline or forwarded.
-    public var isApprovedOrPending: Bool {
+    package var isApprovedOrPending: Bool {
         switch self {
         case .authorized, .succeeded, .storedOffline, .forwarded: true
         default: false
@@ -83,7 +83,7 @@ public struct IllegalTransition: Error, Hashable, Sendable, CustomStringConverti
     public var description: String { "\(from) → \(to) is not a legal transition" }
 
     /// The same, as a ``PaymentError`` with code ``PaymentError/Code/illegalTransition``.
-    public var paymentError: PaymentError {
+    package var paymentError: PaymentError {
         PaymentError(.illegalTransition, recovery: .none, phase: .reconciliation,
                      message: "A processor reported \(from) → \(to), which is not a legal transition; the session kept its state.")
     }
@@ -91,9 +91,9 @@ public struct IllegalTransition: Error, Hashable, Sendable, CustomStringConverti
 
 /// The legal transitions between ``PaymentState``s. An illegal transition is an error, never a crash and never a
 /// silent overwrite.
-public enum PaymentStateMachine {
+package enum PaymentStateMachine {
     /// Every legal transition: `transitions[from]` is the set of states `from` may move to.
-    public static let transitions: [PaymentState: Set<PaymentState>] = [
+    package static let transitions: [PaymentState: Set<PaymentState>] = [
         .created: [.collecting, .processing, .canceled, .failed, .outcomeUnknown],
         .collecting: [.processing, .canceled, .failed, .declined, .outcomeUnknown],
         .processing: [.collecting, .authorized, .succeeded, .storedOffline, .declined, .failed, .canceled,
@@ -116,22 +116,22 @@ public enum PaymentStateMachine {
     /// with nothing charged. These transitions are the app's decision (``PaymentTerminal/takePayment(_:)`` with the
     /// same reference), never a processor's report, so they are not in ``transitions`` and the states stay
     /// ``PaymentState/isFinal`` for processors.
-    public static let newAttemptStates: Set<PaymentState> = [.declined, .failed, .canceled]
+    package static let newAttemptStates: Set<PaymentState> = [.declined, .failed, .canceled]
 
     /// Whether `from → to` is legal.
-    public static func canTransition(from: PaymentState, to: PaymentState) -> Bool {
+    package static func canTransition(from: PaymentState, to: PaymentState) -> Bool {
         transitions[from, default: []].contains(to)
     }
 
     /// Returns `to` if `from → to` is legal, otherwise throws.
     /// - Throws: ``IllegalTransition``.
-    public static func transition(from: PaymentState, to: PaymentState) throws(IllegalTransition) -> PaymentState {
+    package static func transition(from: PaymentState, to: PaymentState) throws(IllegalTransition) -> PaymentState {
         guard canTransition(from: from, to: to) else { throw IllegalTransition(from: from, to: to) }
         return to
     }
 
     /// Every legal `(from, to)` pair, sorted, for documentation and tests.
-    public static var legalPairs: [(from: PaymentState, to: PaymentState)] {
+    package static var legalPairs: [(from: PaymentState, to: PaymentState)] {
         PaymentState.allCases.flatMap { from in
             PaymentState.allCases.filter { canTransition(from: from, to: $0) }.map { (from, $0) }
         }

@@ -100,7 +100,7 @@ extension PaymentTerminal {
     ///
     /// Used by ``switchScope(to:acknowledgingLossOfStoredPayments:)``, ``signOut(acknowledgingLossOfStoredPayments:)``
     /// and ``checkBeforeUpgrade(acknowledgingLossOfStoredPayments:)``.
-    public func checkNoStoredPaymentsAtRisk(action: String, acknowledgingLoss: Bool) async throws {
+    package func checkNoStoredPaymentsAtRisk(action: String, acknowledgingLoss: Bool) async throws {
         let work = try await unfinishedWork()
         if work.hasRunningCalls {
             throw PaymentError(.unforwardedPaymentsAtRisk, recovery: .waitAndRetry, phase: .reconciliation,

@@ -47,7 +47,7 @@ extension PaymentTerminal {
     /// new are skipped silently.
     /// - Returns: the sessions changed.
     @discardableResult
-    public func applyForwardingResults(_ updates: [ProcessorPaymentUpdate]) async throws -> [PaymentSession] {
+    package func applyForwardingResults(_ updates: [ProcessorPaymentUpdate]) async throws -> [PaymentSession] {
         try await applyResults(updates, skippingStale: false)
     }
 

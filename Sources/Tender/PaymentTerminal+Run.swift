@@ -44,7 +44,7 @@ extension PaymentTerminal {
     }
 
     /// Handles one processor event. Exposed so an app or test can feed events without ``run()``.
-    public func handle(_ event: ProcessorEvent) async {
+    package func handle(_ event: ProcessorEvent) async {
         switch event {
         case .networkStatusChanged(let status):
             let cameBack = status == .online && networkStatus != .online

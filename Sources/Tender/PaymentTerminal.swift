@@ -1,7 +1,7 @@
 import Foundation
 
 /// The one type an app uses: takes payments through any ``PaymentProcessor``, applying the offline policy and the
-/// risk limits before the processor is called, recording every step in a ``PaymentLedger`` before and after each
+/// risk limits before the processor is called, recording every step in a `PaymentLedger` before and after each
 /// processor call, and reporting everything as ``TenderEvents``.
 ///
 /// ```swift
@@ -32,9 +32,9 @@ import Foundation
 /// - retrying a payment that was approved, stored or forwarded returns it.
 public actor PaymentTerminal {
     /// The processor.
-    public nonisolated let processor: any PaymentProcessor
+    package nonisolated let processor: any PaymentProcessor
     /// The ledger.
-    public nonisolated let ledger: any PaymentLedger
+    package nonisolated let ledger: any PaymentLedger
     /// The merchant and location payments are recorded under.
     public internal(set) var scope: LedgerScope
     /// The app's offline risk limits; the processor's are merged in at each payment. Change them with
@@ -59,17 +59,35 @@ public actor PaymentTerminal {
     /// When each succeeded refund still inside its processor's change window was last looked up (by scope and id).
     var lastRefundCheck: [String: Date] = [:]
 
-    /// Creates the facade. Does no work: call ``recover()`` after launch and ``run()`` for background events.
+    /// Creates the facade over the app's durable ledger. Does no work: call ``recover()`` after launch and ``run()``
+    /// for background events.
+    /// ```swift
+    /// let ledger = try await SQLitePaymentLedger.open(url: applicationSupport.appending(path: "payments.sqlite"))
+    /// let terminal = PaymentTerminal(processor: processor, ledger: ledger, scope: scope)
+    /// ```
     /// - Parameters:
     ///   - processor: the adapter.
-    ///   - ledger: where sessions are recorded (default: in memory, which is not durable).
+    ///   - ledger: where sessions are recorded, durably; the facade is its only writer.
     ///   - scope: the merchant and location.
     ///   - limits: the app's offline risk limits (default: no offline payments).
     ///   - polling: how ``run()`` polls the processor's queue (default ``QueuePolling/standard``).
     ///   - clock: the time source (inject `TenderTesting`'s `ManualClock` in tests).
-    public init(processor: any PaymentProcessor, ledger: any PaymentLedger = InMemoryPaymentLedger(),
-                scope: LedgerScope, limits: OfflineRiskLimits = .none, polling: QueuePolling = .standard,
+    public init(processor: any PaymentProcessor, ledger: SQLitePaymentLedger, scope: LedgerScope,
+                limits: OfflineRiskLimits = .none, polling: QueuePolling = .standard,
                 clock: any TenderClock = SystemClock()) {
+        self.init(processor: processor, anyLedger: ledger, scope: scope, limits: limits, polling: polling, clock: clock)
+    }
+
+    /// Creates the facade over any ledger (default: in memory, which is not durable): the package's tests, tools,
+    /// previews and simulators.
+    package init(processor: any PaymentProcessor, ledger: any PaymentLedger = InMemoryPaymentLedger(),
+                 scope: LedgerScope, limits: OfflineRiskLimits = .none, polling: QueuePolling = .standard,
+                 clock: any TenderClock = SystemClock()) {
+        self.init(processor: processor, anyLedger: ledger, scope: scope, limits: limits, polling: polling, clock: clock)
+    }
+
+    private init(processor: any PaymentProcessor, anyLedger ledger: any PaymentLedger, scope: LedgerScope,
+                 limits: OfflineRiskLimits, polling: QueuePolling, clock: any TenderClock) {
         self.processor = processor
         self.ledger = ledger
         self.scope = scope

@@ -2,11 +2,11 @@
 /// ``PaymentProcessor/events()``. Both in-repo adapters and the in-memory processor use it.
 ///
 /// The stream is made when it is first asked for. Until then, emitting costs a short lock and at most the newest
-/// ``earlyEventLimit`` events are kept (and delivered first when the stream is made), so an adapter nobody listens to
+/// `earlyEventLimit` events are kept (and delivered first when the stream is made), so an adapter nobody listens to
 /// neither grows without bound nor pays for a stream no one reads.
 public final class ProcessorEventEmitter: Sendable {
     /// How many events emitted before anyone asked for ``stream`` are kept for it (the newest).
-    public static let earlyEventLimit = 256
+    package static let earlyEventLimit = 256
 
     private struct State {
         var stream: AsyncStream<ProcessorEvent>?

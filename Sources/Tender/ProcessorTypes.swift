@@ -2,7 +2,7 @@ import Foundation
 
 /// The offline limits a processor imposes (Stripe's 10,000 USD offline maximum; Square's per-seller
 /// `offlineTransactionAmountLimit`, `offlineTotalStoredAmountLimit` and 24-hour window). Merged with Tender's own
-/// limits by ``OfflineRiskLimits/merged(with:source:)``; the tighter wins.
+/// limits by `OfflineRiskLimits/merged(with:source:)`; the tighter wins.
 public struct ProcessorOfflineLimits: Hashable, Sendable {
     /// The largest single offline payment per currency, in minor units. A currency missing here has no processor
     /// per-payment limit (Tender's still applies).
@@ -57,7 +57,7 @@ public struct ProcessorAmountLimits: Hashable, Sendable {
     }
 
     /// The largest total accepted in `currency`, in minor units, or `nil` when no limit is known.
-    public func maximum(for currency: Currency) -> Int64? {
+    package func maximum(for currency: Currency) -> Int64? {
         maximumPerCurrency[currency] ?? maximumForOtherCurrencies
     }
 }
@@ -84,7 +84,7 @@ public struct ProcessorCapabilities: Hashable, Sendable {
     /// Whether the adapter can refund captured payments (through the app's server or the reader).
     public var supportsRefunds: Bool
     /// The largest single payment per currency (``ProcessorAmountLimits``), or `nil` when the processor declares
-    /// none (only Tender's own sanity ceiling, ``PaymentRequest/maximumMajorUnits``, applies then).
+    /// none (only Tender's own sanity ceiling, `PaymentRequest/maximumMajorUnits`, applies then).
     public var amountLimits: ProcessorAmountLimits?
     /// How long, in seconds after a refund was recorded ``RefundStatus/succeeded``, the processor may still change
     /// it to ``RefundStatus/failed`` (Stripe documents refunds that fail after succeeding): the core looks such
@@ -281,7 +281,7 @@ public struct PaymentLookupQuery: Hashable, Sendable {
     }
 
     /// The query for a recorded session.
-    public init(_ session: PaymentSession) {
+    package init(_ session: PaymentSession) {
         let started = session.transitions.last { $0.to == .created }?.at ?? session.createdAt
         self.init(reference: session.reference, paymentAttempt: session.paymentAttempt, localID: session.localID,
                   processorPaymentID: session.processorPaymentID, recordedState: session.state, route: session.route,

@@ -19,7 +19,7 @@ public struct RecoveryReport: Hashable, Sendable {
     public var notRecorded: [String]
 
     /// Creates a report.
-    public init(examined: Int = 0, resolved: [PaymentStateChange] = [], unresolved: [String] = [],
+    package init(examined: Int = 0, resolved: [PaymentStateChange] = [], unresolved: [String] = [],
                 stillStored: Int = 0, skipped: [String] = [], notRecorded: [String] = []) {
         self.examined = examined
         self.resolved = resolved

@@ -30,7 +30,7 @@ public struct RefundRecord: Hashable, Sendable, Codable, Identifiable {
     public var error: PaymentError?
 
     /// Creates a record.
-    public init(id: String, reference: String, number: Int, amount: Money, reason: RefundReason? = nil,
+    package init(id: String, reference: String, number: Int, amount: Money, reason: RefundReason? = nil,
                 status: RefundStatus = .pending, processorRefundID: String? = nil, throughReader: Bool = false,
                 createdAt: Date, updatedAt: Date? = nil, error: PaymentError? = nil) {
         self.id = id
@@ -48,13 +48,13 @@ public struct RefundRecord: Hashable, Sendable, Codable, Identifiable {
 
     /// The reference-only key refunds were recorded with before keys were scoped: `"<reference>/refund-<number>"`.
     /// Such refunds keep it as their id; new refunds use ``IdempotencyKey/refund(scope:reference:paymentAttempt:number:)``.
-    public static func idempotencyKey(reference: String, number: Int) -> String { "\(reference)/refund-\(number)" }
+    package static func idempotencyKey(reference: String, number: Int) -> String { "\(reference)/refund-\(number)" }
 
     /// Checks that `refund` may be added to `session` (whose ``PaymentSession/refunds`` must be complete): same
     /// currency, a positive amount, a captured payment, and pending plus succeeded refunds, this one included, at
     /// most the session's total. Shared by every ledger so the check runs inside the ledger's transaction.
     /// - Throws: ``PaymentError/Code/invalidState`` or ``PaymentError/Code/invalidAmount``.
-    public static func checkRefundable(_ refund: RefundRecord, of session: PaymentSession) throws(PaymentError) {
+    package static func checkRefundable(_ refund: RefundRecord, of session: PaymentSession) throws(PaymentError) {
         guard refund.amount.currency == session.total.currency else {
             throw PaymentError(.currencyMismatch, recovery: .fixRequest, phase: .refund,
                                message: "Payment \(session.reference) is in \(session.total.currency.code), not \(refund.amount.currency.code).")
@@ -79,22 +79,22 @@ public struct RefundRecord: Hashable, Sendable, Codable, Identifiable {
 /// A change to a recorded refund: its new status and what the processor said. Compare-and-set on the expected
 /// status, like ``SessionChange``; only the moves ``RefundStatus/canChange(to:)`` allows (a pending refund settles;
 /// a succeeded one may still fail; a failed one never changes again).
-public struct RefundChange: Hashable, Sendable {
+package struct RefundChange: Hashable, Sendable {
     /// The refund's id (its idempotency key).
-    public var refundID: String
+    package var refundID: String
     /// The status it must have for the change to apply.
-    public var expectedStatus: RefundStatus
+    package var expectedStatus: RefundStatus
     /// The new status (equal to ``expectedStatus`` to record the processor id or an error without a change).
-    public var newStatus: RefundStatus
+    package var newStatus: RefundStatus
     /// When.
-    public var at: Date
+    package var at: Date
     /// The processor's refund id, if learned.
-    public var processorRefundID: String?
+    package var processorRefundID: String?
     /// The error, if any.
-    public var error: PaymentError?
+    package var error: PaymentError?
 
     /// Creates a change.
-    public init(refundID: String, expectedStatus: RefundStatus, newStatus: RefundStatus, at: Date,
+    package init(refundID: String, expectedStatus: RefundStatus, newStatus: RefundStatus, at: Date,
                 processorRefundID: String? = nil, error: PaymentError? = nil) {
         self.refundID = refundID
         self.expectedStatus = expectedStatus
@@ -108,7 +108,7 @@ public struct RefundChange: Hashable, Sendable {
     /// - Throws: ``PaymentError/Code/invalidState`` when the record is not in ``expectedStatus``, or when the move
     ///   is not one ``RefundStatus/canChange(to:)`` allows (a failed refund changing at all, a succeeded one becoming
     ///   pending).
-    public func apply(to record: inout RefundRecord) throws(PaymentError) {
+    package func apply(to record: inout RefundRecord) throws(PaymentError) {
         guard record.status == expectedStatus else {
             throw PaymentError(.invalidState, recovery: .retrySamePayment, phase: .refund,
                                message: "Refund \(refundID) is \(record.status), not \(expectedStatus) as expected.")

@@ -11,7 +11,7 @@ extension SQLitePaymentLedger {
     /// together exceed what was captured. Its first history entry is written with it.
     /// - Throws: ``PaymentError/Code/unknownReference``, ``PaymentError/Code/duplicateReference``, the errors of
     ///   ``RefundRecord/checkRefundable(_:of:)`` (nothing is written), or ``PaymentError/Code/ledgerUnavailable``.
-    public func insertRefund(_ refund: RefundRecord, scope: LedgerScope) throws {
+    package func insertRefund(_ refund: RefundRecord, scope: LedgerScope) throws {
         try guarded("record refund \(refund.id)") {
             try db.writeTransaction(durable: options.syncsWriteAhead) {
                 guard let (sessionRowID, loaded) = try loadSession(reference: refund.reference, scope: scope,
@@ -54,7 +54,7 @@ extension SQLitePaymentLedger {
     /// processor's change window would find it again.
     /// - Throws: ``PaymentError/Code/unknownReference`` when no refund has this id in the scope,
     ///   ``PaymentError/Code/invalidState`` (nothing is written), or ``PaymentError/Code/ledgerUnavailable``.
-    public func recordRefund(_ change: RefundChange, scope: LedgerScope) throws -> RefundRecord {
+    package func recordRefund(_ change: RefundChange, scope: LedgerScope) throws -> RefundRecord {
         try guarded("record a change of refund \(change.refundID)") {
             var durable = true
             // `synchronous` cannot change inside a transaction, and durability depends on the row: commit without a
@@ -91,7 +91,7 @@ extension SQLitePaymentLedger {
     }
 
     /// The refunds of the session with this reference, oldest first (none if there is no such session).
-    public func refunds(reference: String, scope: LedgerScope) throws -> [RefundRecord] {
+    package func refunds(reference: String, scope: LedgerScope) throws -> [RefundRecord] {
         try guarded("read the refunds of \(reference)") {
             try db.readTransaction {
                 guard let (rowID, session) = try loadSession(reference: reference, scope: scope, history: false)
@@ -102,7 +102,7 @@ extension SQLitePaymentLedger {
     }
 
     /// Every refund of the scope with one of these statuses, oldest first (recovery reads the pending ones).
-    public func refunds(in statuses: Set<RefundStatus>, scope: LedgerScope) throws -> [RefundRecord] {
+    package func refunds(in statuses: Set<RefundStatus>, scope: LedgerScope) throws -> [RefundRecord] {
         guard !statuses.isEmpty else { return [] }
         return try guarded("list refunds") {
             let sorted = statuses.map(\.rawValue).sorted()
@@ -117,7 +117,7 @@ extension SQLitePaymentLedger {
 
     /// The refunds of the scope with one of these statuses changed at or after `updatedSince`, oldest first,
     /// through the index by scope, status and time (schema version 6).
-    public func refunds(in statuses: Set<RefundStatus>, updatedSince: Date, scope: LedgerScope) throws
+    package func refunds(in statuses: Set<RefundStatus>, updatedSince: Date, scope: LedgerScope) throws
         -> [RefundRecord] {
         guard !statuses.isEmpty else { return [] }
         return try guarded("list recent refunds") {

@@ -1,14 +1,14 @@
 import Foundation
 import CSQLite
 
-/// The embedded, durable ``PaymentLedger``: one SQLite file on the system SQLite library.
+/// The embedded, durable `PaymentLedger`: one SQLite file on the system SQLite library.
 ///
 /// - **Durable where recovery needs it**: WAL journal. Every change is committed before the call returns, and a
 ///   process kill never loses a committed change (its WAL frames are in the operating system's cache). What
 ///   recovery needs is also synced to disk before the call returns (`synchronous = FULL` for that commit): every
-///   new session (the write-ahead record), every change whose ``SessionChange/requiresDurableSync`` is true (an
+///   new session (the write-ahead record), every change whose `SessionChange/requiresDurableSync` is true (an
 ///   outcome, a retry, a new attempt), every new refund and the first answer about it (see
-///   ``recordRefund(_:scope:)``); a batch is durable if any of its changes is. The other changes (intermediate
+///   `recordRefund(_:scope:)`); a batch is durable if any of its changes is. The other changes (intermediate
 ///   states, what the vendor keeps and can be asked again) are committed with `synchronous = NORMAL` and reach
 ///   the disk with the next durable commit, or when the ledger is closed: syncing the WAL flushes the whole
 ///   file, and its frames are checksummed cumulatively, so a durable commit is only valid after a power loss
@@ -19,12 +19,12 @@ import CSQLite
 ///   automatic checkpoint runs only past 32 MiB, for an app that keeps the ledger open for days.
 ///   ``checkpoint()`` makes the file stand alone.
 /// - **Atomic**: every write is one `BEGIN IMMEDIATE … COMMIT` transaction: the session row (compare-and-set on the
-///   expected state, with the same rules as ``SessionChange/apply(to:)``), its append-only transition rows, and the
+///   expected state, with the same rules as `SessionChange/apply(to:)`), its append-only transition rows, and the
 ///   stored-payment aggregates move together. Forwarding results (many changes in one batch) are applied with
 ///   set-based statements.
 /// - **Queue status without scanning**: counts and totals per currency of stored payments live in their own table,
 ///   updated in the same transaction as every write into or out of ``PaymentState/storedOffline``; the oldest stored
-///   time is one index seek. Reading ``storedSummary(scope:)`` costs the same with 10 or 100,000 stored payments.
+///   time is one index seek. Reading `storedSummary(scope:)` costs the same with 10 or 100,000 stored payments.
 /// - **Refunds**: recorded write-ahead with their append-only history; the refundable amount is checked inside the
 ///   write transaction that records a refund, so two refunds can never together exceed what was captured.
 /// - **Scoped**: every query names the merchant and the location.
@@ -49,7 +49,7 @@ import CSQLite
 /// ```
 public actor SQLitePaymentLedger: PaymentLedger {
     /// The SQLite `application_id` that marks a Tender ledger: `0x54454E44`, "TEND" in ASCII.
-    public static let applicationID: Int32 = 0x5445_4E44
+    package static let applicationID: Int32 = 0x5445_4E44
 
     /// The schema version this build writes (SQLite `user_version`). Files with a newer version are refused.
     public static var schemaVersion: Int { migrations.last?.version ?? 0 }
@@ -164,7 +164,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     /// transaction (the write-ahead record: synced before this returns).
     /// - Throws: ``PaymentError/Code/duplicateReference`` if the scope already has this reference;
     ///   ``PaymentError/Code/ledgerUnavailable`` if SQLite fails.
-    public func insert(_ session: PaymentSession) throws {
+    package func insert(_ session: PaymentSession) throws {
         try guarded("insert \(session.reference)") {
             try db.writeTransaction(durable: options.syncsWriteAhead) { try insertRow(session) }
         }
@@ -174,7 +174,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     /// are recorded.
     /// - Throws: ``PaymentError/Code/duplicateReference`` if any reference is already in its scope (nothing is
     ///   recorded); ``PaymentError/Code/ledgerUnavailable`` if SQLite fails.
-    public func insertBatch(_ sessions: [PaymentSession]) throws {
+    package func insertBatch(_ sessions: [PaymentSession]) throws {
         try guarded("insert \(sessions.count) sessions") {
             try db.writeTransaction(durable: options.syncsWriteAhead) {
                 for session in sessions { try insertRow(session) }
@@ -183,7 +183,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     }
 
     /// The session with this reference in the scope, with its refunds, or `nil`.
-    public func session(reference: String, scope: LedgerScope, includingHistory: Bool) throws -> PaymentSession? {
+    package func session(reference: String, scope: LedgerScope, includingHistory: Bool) throws -> PaymentSession? {
         try guarded("read \(reference)") {
             try db.readTransaction {
                 guard let (rowID, session) = try loadSession(reference: reference, scope: scope,
@@ -195,7 +195,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
 
     /// The session holding this processor local id, or else this processor id, in the scope, with its history and
     /// refunds, or `nil`.
-    public func session(localID: String?, processorPaymentID: String?, scope: LedgerScope) throws -> PaymentSession? {
+    package func session(localID: String?, processorPaymentID: String?, scope: LedgerScope) throws -> PaymentSession? {
         try guarded("look up a payment by processor id") {
             try db.readTransaction {
                 var reference: String?
@@ -225,7 +225,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     /// returns when ``SessionChange/requiresDurableSync`` is true. Returns the session with its history.
     /// - Throws: ``PaymentError/Code/unknownReference``, ``PaymentError/Code/invalidState``,
     ///   ``PaymentError/Code/illegalTransition`` (nothing is written), or ``PaymentError/Code/ledgerUnavailable``.
-    public func record(_ change: SessionChange, scope: LedgerScope) throws -> PaymentSession {
+    package func record(_ change: SessionChange, scope: LedgerScope) throws -> PaymentSession {
         try guarded("record \(change.reference)") {
             try db.writeTransaction(durable: change.requiresDurableSync) {
                 try applyRow(change, scope: scope, history: true)
@@ -239,7 +239,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     /// payments (forwarding results, captures, what recovery learns), none starting a new payment attempt, is applied
     /// with a fixed number of set-based statements whatever its size; other batches change row by row.
     /// - Throws: as ``record(_:scope:)``; nothing is written if any change fails.
-    public func record(_ changes: [SessionChange], scope: LedgerScope) throws -> [PaymentSession] {
+    package func record(_ changes: [SessionChange], scope: LedgerScope) throws -> [PaymentSession] {
         guard !changes.isEmpty else { return [] }
         let durable = changes.contains(where: \.requiresDurableSync)
         return try guarded("record \(changes.count) changes") {
@@ -259,7 +259,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
 
     /// The sessions with these references, without history or refunds, read by one statement (the references
     /// shown to it as the rows of the connection's batch table).
-    public func sessions(references: [String], scope: LedgerScope) throws -> [String: PaymentSession] {
+    package func sessions(references: [String], scope: LedgerScope) throws -> [String: PaymentSession] {
         guard !references.isEmpty else { return [:] }
         return try guarded("read \(references.count) sessions") {
             batchRows.show(references: references)
@@ -275,7 +275,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     }
 
     /// Sessions of the scope in any of `states`, oldest first, without history or refunds.
-    public func sessions(in states: Set<PaymentState>, scope: LedgerScope) throws -> [PaymentSession] {
+    package func sessions(in states: Set<PaymentState>, scope: LedgerScope) throws -> [PaymentSession] {
         guard !states.isEmpty else { return [] }
         return try guarded("list sessions") {
             let sorted = states.map(\.rawValue).sorted()
@@ -289,7 +289,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     }
 
     /// Every session of the scope, oldest first, without history or refunds.
-    public func allSessions(scope: LedgerScope) throws -> [PaymentSession] {
+    package func allSessions(scope: LedgerScope) throws -> [PaymentSession] {
         try guarded("list sessions") {
             var result: [PaymentSession] = []
             try db.query(LedgerSQL.selectAll, [.text(scope.merchantID), .text(scope.locationID)]) {
@@ -301,12 +301,12 @@ public actor SQLitePaymentLedger: PaymentLedger {
 
     /// The stored-payment count, totals per currency and oldest stored time of the scope, read from the aggregates
     /// table (one row per currency) and one index seek: its cost does not grow with the number of stored payments.
-    public func storedSummary(scope: LedgerScope) throws -> StoredPaymentSummary {
+    package func storedSummary(scope: LedgerScope) throws -> StoredPaymentSummary {
         try guarded("read the stored-payment summary") { try readStoredSummary(scope: scope) }
     }
 
     /// Every scope that has sessions, sorted by `merchant/location`.
-    public func scopes() throws -> [LedgerScope] {
+    package func scopes() throws -> [LedgerScope] {
         try guarded("list scopes") {
             var result: [LedgerScope] = []
             try db.query(LedgerSQL.selectScopes) {

@@ -14,7 +14,7 @@ public struct PaymentStateChange: Hashable, Sendable {
     public var error: PaymentError?
 
     /// Creates a change record.
-    public init(reference: String, from: PaymentState, to: PaymentState, at: Date, error: PaymentError? = nil) {
+    package init(reference: String, from: PaymentState, to: PaymentState, at: Date, error: PaymentError? = nil) {
         self.reference = reference
         self.from = from
         self.to = to

@@ -34,7 +34,7 @@ public struct UnfinishedWork: Hashable, Sendable, CustomStringConvertible {
     public var pendingRefunds: [String]
 
     /// Creates a description of unfinished work.
-    public init(scope: LedgerScope, paymentsInFlight: [String] = [], interrupted: [String] = [],
+    package init(scope: LedgerScope, paymentsInFlight: [String] = [], interrupted: [String] = [],
                 outcomeUnknown: [String] = [], stored: [String] = [], storedAtRisk: StoredPaymentSummary = .init(),
                 storedInLedger: Int = 0, storedInVendorQueue: Int? = nil, refundsInFlight: [String] = [],
                 pendingRefunds: [String] = []) {
@@ -58,10 +58,10 @@ public struct UnfinishedWork: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether a payment or refund call is running now: no acknowledgment can make leaving safe then (cancel it or
     /// let it finish).
-    public var hasRunningCalls: Bool { !paymentsInFlight.isEmpty || !refundsInFlight.isEmpty }
+    package var hasRunningCalls: Bool { !paymentsInFlight.isEmpty || !refundsInFlight.isEmpty }
 
     /// Whether the only unfinished work is stored payments waiting to be forwarded.
-    public var isOnlyStoredPayments: Bool {
+    package var isOnlyStoredPayments: Bool {
         !hasRunningCalls && interrupted.isEmpty && outcomeUnknown.isEmpty && pendingRefunds.isEmpty
     }
 

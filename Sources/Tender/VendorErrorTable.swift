@@ -1,21 +1,21 @@
 /// One row of an adapter's error table: a vendor error, by case name (and numeric code where the vendor publishes
 /// one), and what it means in Tender.
-public struct VendorErrorMapping: Hashable, Sendable {
+package struct VendorErrorMapping: Hashable, Sendable {
     /// The vendor's case name, e.g. `"declinedByStripeAPI"` or `"offlineStoredAmountExceeded"`.
-    public var name: String
+    package var name: String
     /// The vendor's numeric code, when published (Stripe's 6000). Informational: lookups go by name.
-    public var numericCode: Int?
+    package var numericCode: Int?
     /// Tender's code.
-    public var code: PaymentError.Code
+    package var code: PaymentError.Code
     /// What to do next.
-    public var recovery: PaymentError.Recovery
+    package var recovery: PaymentError.Recovery
     /// The phase the error belongs to.
-    public var phase: PaymentError.Phase
+    package var phase: PaymentError.Phase
     /// A sentence a cashier can understand.
-    public var message: String
+    package var message: String
 
     /// Creates a row.
-    public init(_ name: String, _ numericCode: Int? = nil, _ code: PaymentError.Code,
+    package init(_ name: String, _ numericCode: Int? = nil, _ code: PaymentError.Code,
                 _ recovery: PaymentError.Recovery, _ phase: PaymentError.Phase, _ message: String) {
         self.name = name
         self.numericCode = numericCode
@@ -33,17 +33,17 @@ public struct VendorErrorMapping: Hashable, Sendable {
 ///
 /// Both adapters build their tables with this type, and the documentation's "Errors and recovery" table is
 /// generated from ``rows``.
-public struct VendorErrorTable: Sendable {
+package struct VendorErrorTable: Sendable {
     /// The processor, e.g. `"stripe"`.
-    public let processor: String
+    package let processor: String
     /// The vendor type the rows belong to, e.g. `"ErrorCode"` or `"PaymentError"`.
-    public let vendorType: String
+    package let vendorType: String
     /// The rows, in the table's order.
-    public let rows: [VendorErrorMapping]
+    package let rows: [VendorErrorMapping]
     private let byName: [String: VendorErrorMapping]
 
     /// Builds a table. Duplicate names are a programming error, caught by ``duplicateNames``.
-    public init(processor: String, vendorType: String, rows: [VendorErrorMapping]) {
+    package init(processor: String, vendorType: String, rows: [VendorErrorMapping]) {
         self.processor = processor
         self.vendorType = vendorType
         self.rows = rows
@@ -51,12 +51,12 @@ public struct VendorErrorTable: Sendable {
     }
 
     /// Names that appear in more than one row (should be empty; tested).
-    public var duplicateNames: [String] {
+    package var duplicateNames: [String] {
         Dictionary(grouping: rows, by: \.name).filter { $0.value.count > 1 }.map(\.key).sorted()
     }
 
     /// The row for a case name, if the table has one.
-    public func mapping(named name: String) -> VendorErrorMapping? { byName[name] }
+    package func mapping(named name: String) -> VendorErrorMapping? { byName[name] }
 
     /// The ``PaymentError`` for a vendor error, keeping the vendor's raw error intact.
     /// - Parameters:
@@ -65,7 +65,7 @@ public struct VendorErrorTable: Sendable {
     ///   - vendorMessage: the vendor's message.
     ///   - declineCode: the issuer's decline code, when given.
     ///   - phase: overrides the row's phase when the adapter knows better.
-    public func error(named name: String, numericCode: Int? = nil, vendorMessage: String? = nil,
+    package func error(named name: String, numericCode: Int? = nil, vendorMessage: String? = nil,
                       declineCode: String? = nil, phase: PaymentError.Phase? = nil) -> PaymentError {
         let vendor = PaymentError.VendorError(processor: processor, name: name, numericCode: numericCode,
                                               message: vendorMessage, declineCode: declineCode)

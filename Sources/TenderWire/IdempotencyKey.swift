@@ -23,8 +23,8 @@ import Foundation
 /// | identify the vendor payment on the device (``PaymentAttempt/vendorAttemptID(reference:)``) | `payment` |
 ///
 /// Keys recorded before keys were scoped keep their recorded form: a refund already in a ledger keeps its id
-/// (`<reference>/refund-<n>`, ``RefundRecord/idempotencyKey(reference:number:)``), and a session recorded before
-/// ledger schema 6 keeps its reference-only vendor attempt ids (``PaymentSession/keyScheme``).
+/// (`<reference>/refund-<n>`, `RefundRecord/idempotencyKey(reference:number:)`), and a session recorded before
+/// ledger schema 6 keeps its reference-only vendor attempt ids (`PaymentSession/keyScheme`).
 public struct IdempotencyKey: Hashable, Sendable, Codable, RawRepresentable, CustomStringConvertible {
     /// The whole key, before any fitting to a vendor's length limit.
     public let rawValue: String

@@ -122,7 +122,7 @@ public protocol HouseAccountClient: Sendable {
 /// The error table, built with Tender's `VendorErrorTable` so it is documented and tested like the big adapters'.
 public enum HouseAccountErrors {
     /// Every vendor error, mapped.
-    public static let table = VendorErrorTable(processor: "house", vendorType: "HouseAccountError", rows: [
+    package static let table = VendorErrorTable(processor: "house", vendorType: "HouseAccountError", rows: [
         VendorErrorMapping("unknownAccount", nil, .cardDeclined, .collectAnotherCard, .processing,
                            "This house account does not exist or is closed."),
         VendorErrorMapping("overCreditLimit", nil, .cardDeclined, .collectAnotherCard, .processing,

@@ -20,7 +20,7 @@ public actor CrashingLedger: PaymentLedger {
     public private(set) var crashed = false
 
     /// Wraps `inner`, crashing at write number `crashAtWrite` (1-based; 0 or less never crashes).
-    public init(wrapping inner: any PaymentLedger, crashAtWrite: Int) {
+    package init(wrapping inner: any PaymentLedger, crashAtWrite: Int) {
         self.inner = inner
         self.crashAtWrite = crashAtWrite
     }
@@ -55,12 +55,12 @@ public actor CrashingLedger: PaymentLedger {
         return try await inner.session(localID: localID, processorPaymentID: processorPaymentID, scope: scope)
     }
     /// Counts a write; may crash.
-    public func record(_ change: SessionChange, scope: LedgerScope) async throws -> PaymentSession {
+    package func record(_ change: SessionChange, scope: LedgerScope) async throws -> PaymentSession {
         try write()
         return try await inner.record(change, scope: scope)
     }
     /// Counts one write for the whole batch; may crash.
-    public func record(_ changes: [SessionChange], scope: LedgerScope) async throws -> [PaymentSession] {
+    package func record(_ changes: [SessionChange], scope: LedgerScope) async throws -> [PaymentSession] {
         try write()
         return try await inner.record(changes, scope: scope)
     }
@@ -95,7 +95,7 @@ public actor CrashingLedger: PaymentLedger {
         try await inner.insertRefund(refund, scope: scope)
     }
     /// Counts as a write; crashes instead of the write numbered `crashAtWrite`.
-    public func recordRefund(_ change: RefundChange, scope: LedgerScope) async throws -> RefundRecord {
+    package func recordRefund(_ change: RefundChange, scope: LedgerScope) async throws -> RefundRecord {
         try write()
         return try await inner.recordRefund(change, scope: scope)
     }
@@ -147,10 +147,10 @@ public struct CrashRecoveryCheck: Sendable {
     /// The subject whose environments are crashed.
     public let subject: any ConformanceSubject
     /// Makes the durable ledger for one run; called again after the crash with the same `URL` to reopen it.
-    public let ledger: @Sendable (URL) async throws -> any PaymentLedger
+    package let ledger: @Sendable (URL) async throws -> any PaymentLedger
 
     /// Creates the check. By default each run uses an ``SQLitePaymentLedger`` in a fresh temporary file.
-    public init(subject: any ConformanceSubject,
+    package init(subject: any ConformanceSubject,
                 ledger: @escaping @Sendable (URL) async throws -> any PaymentLedger = { try await SQLitePaymentLedger.open(url: $0) }) {
         self.subject = subject
         self.ledger = ledger

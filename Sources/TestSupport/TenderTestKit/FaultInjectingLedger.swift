@@ -18,15 +18,15 @@ public final class FaultInjectingLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// The wrapped ledger.
-    public let inner: any PaymentLedger
+    package let inner: any PaymentLedger
     private let plan = Locked(Plan())
 
     /// Wraps `inner`; no write fails until told.
-    public init(wrapping inner: any PaymentLedger) { self.inner = inner }
+    package init(wrapping inner: any PaymentLedger) { self.inner = inner }
 
     /// Fails every session change (single or in a batch) matching `rule`, at most `times` times, with
     /// ``PaymentError/Code/ledgerUnavailable`` ("disk I/O error"), writing nothing.
-    public func failWrites(times: Int = .max, where rule: @escaping @Sendable (SessionChange) -> Bool) {
+    package func failWrites(times: Int = .max, where rule: @escaping @Sendable (SessionChange) -> Bool) {
         plan.withLock {
             $0.sessionRule = rule
             $0.remaining = times
@@ -34,7 +34,7 @@ public final class FaultInjectingLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// Fails every refund change matching `rule`, at most `times` times.
-    public func failRefundWrites(times: Int = .max, where rule: @escaping @Sendable (RefundChange) -> Bool) {
+    package func failRefundWrites(times: Int = .max, where rule: @escaping @Sendable (RefundChange) -> Bool) {
         plan.withLock {
             $0.refundRule = rule
             $0.remaining = times
@@ -92,13 +92,13 @@ public final class FaultInjectingLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// Fails on cue, else writes through.
-    public func record(_ change: SessionChange, scope: LedgerScope) async throws -> PaymentSession {
+    package func record(_ change: SessionChange, scope: LedgerScope) async throws -> PaymentSession {
         try check([change])
         return try await inner.record(change, scope: scope)
     }
 
     /// Fails on cue (the whole batch), else writes through.
-    public func record(_ changes: [SessionChange], scope: LedgerScope) async throws -> [PaymentSession] {
+    package func record(_ changes: [SessionChange], scope: LedgerScope) async throws -> [PaymentSession] {
         try check(changes)
         return try await inner.record(changes, scope: scope)
     }
@@ -132,7 +132,7 @@ public final class FaultInjectingLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// Fails on cue, else writes through.
-    public func recordRefund(_ change: RefundChange, scope: LedgerScope) async throws -> RefundRecord {
+    package func recordRefund(_ change: RefundChange, scope: LedgerScope) async throws -> RefundRecord {
         try check(change)
         return try await inner.recordRefund(change, scope: scope)
     }
