@@ -273,3 +273,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Strict settings on every Swift target, as swift-log's: existentials spelled `any`, and imports internal unless a
+// file says `public import` (so no module re-exports a dependency by accident).
+// The surface mirrors keep the vendors' own spelling (`Error?` in Objective-C blocks, as Swift imports them), so they
+// take the import rule only.
+let vendorSpelling: Set<String> = ["StripeTerminalSurface", "SquareMobilePaymentsSurface"]
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("InternalImportsByDefault")]
+        + (vendorSpelling.contains(target.name) ? [] : [.enableUpcomingFeature("ExistentialAny")])
+}

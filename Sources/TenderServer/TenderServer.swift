@@ -1,5 +1,5 @@
 import Foundation
-import TenderWire
+public import TenderWire
 
 /// Both vendors' server clients behind one ``TenderWire/PaymentCaptureService`` and ``TenderWire/PaymentRefundService``,
 /// dispatching on the processor name the adapter passes (`"stripe"`, `"square"`): what a server app that serves

@@ -13,7 +13,7 @@ private func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .
     /// whatever the lost records said.
     private func ledgerRolledBack(to reference: String, from ledger: InMemoryPaymentLedger) async throws
         -> InMemoryPaymentLedger {
-        var session = try #require(try await ledger.session(reference: reference, scope: shop, includingHistory: false))
+        var session = try #require(ledger.session(reference: reference, scope: shop, includingHistory: false))
         session.state = .created
         session.processorPaymentID = nil
         session.route = nil
@@ -38,7 +38,7 @@ private func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .
         } catch let error as PaymentError {
             #expect(error.code == .invalidState, "\(error)")
         }
-        let after = try #require(try await ledger.session(reference: "cut-1", scope: shop, includingHistory: false))
+        let after = try #require(ledger.session(reference: "cut-1", scope: shop, includingHistory: false))
         #expect(after.state == .succeeded, "the ledger says \(after.state) over a charge of 27.00")
         #expect(processor.charges(reference: "cut-1") == 1)
     }
@@ -53,7 +53,7 @@ private func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .
         try ledger.insert(session)
         let terminal = PaymentTerminal(processor: processor, ledger: ledger, scope: shop, clock: clock)
         try await terminal.cancelPayment(reference: "cut-2")
-        let after = try #require(try await ledger.session(reference: "cut-2", scope: shop, includingHistory: false))
+        let after = try #require(ledger.session(reference: "cut-2", scope: shop, includingHistory: false))
         #expect([.canceled, .failed].contains(after.state), "\(after.state)")
         #expect(processor.charges(reference: "cut-2") == 0)
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+public import Tender
 
 // MARK: - 4. The adapter: translates, decides nothing
 

@@ -10,8 +10,8 @@
 //   4. the adapter (`HouseAccountProcessor`), which translates and decides nothing.
 //
 // Read it top to bottom, then `Tests/HouseAccountConformanceTests.swift`, which runs Tender's conformance kit.
-import Foundation
-import Tender
+public import Foundation
+public import Tender
 
 // MARK: - 1. The client protocol: the vendor's calls, in the vendor's words
 

@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+public import Tender
 
 // MARK: - 3. The simulator: the vendor's behaviour, unhappy paths included
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A source of the current time. Inject `TenderTesting`'s `ManualClock` in tests and simulators so that 24-hour and 30-day rules
 /// run in milliseconds.

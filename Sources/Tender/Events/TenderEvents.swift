@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A payment's state changed.
 public struct PaymentStateChange: Hashable, Sendable {

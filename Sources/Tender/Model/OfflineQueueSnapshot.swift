@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where one offline payment stands, in one model for both processors.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One recorded state change of a session.
 public struct PaymentTransition: Hashable, Sendable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One refund of a payment as the ledger records it: append-only, linked to its session by the reference.
 public struct RefundRecord: Hashable, Sendable, Codable, Identifiable {

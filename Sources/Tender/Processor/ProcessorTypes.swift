@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The offline limits a processor imposes (Stripe's 10,000 USD offline maximum; Square's per-seller
 /// `offlineTransactionAmountLimit`, `offlineTotalStoredAmountLimit` and 24-hour window). Merged with Tender's own

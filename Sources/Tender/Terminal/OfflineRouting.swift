@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Which way a payment goes. Recorded in the ledger for every session.
 public enum PaymentRoute: String, Hashable, Sendable, Codable, CaseIterable {

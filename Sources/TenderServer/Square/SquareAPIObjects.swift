@@ -1,5 +1,5 @@
 import Foundation
-import TenderWire
+package import TenderWire
 
 extension SquareAPI {
     /// `PaymentRefund`.

@@ -1,5 +1,5 @@
-import Foundation
-import TenderWire
+package import Foundation
+public import TenderWire
 
 /// A `ListPayments` query. Square cannot filter by `reference_id`: ``SquareServerClient/payments(referenceID:locationID:)``
 /// matches it here, across every page.

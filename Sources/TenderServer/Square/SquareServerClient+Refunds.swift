@@ -1,5 +1,5 @@
 import Foundation
-import TenderWire
+package import TenderWire
 
 extension SquareServerClient {
     /// `POST /v2/refunds` (RefundPayment) for `amount` of the payment, under `idempotencyKey` (the device's

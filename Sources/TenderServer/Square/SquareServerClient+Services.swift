@@ -1,5 +1,5 @@
 import Foundation
-import TenderWire
+public import TenderWire
 
 extension SquareServerClient: PaymentCaptureService {
     /// Completes an approved payment for exactly `amount` (its `total_money`: Square completes the approved total;

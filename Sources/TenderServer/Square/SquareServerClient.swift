@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import TenderWire
 
 /// Square's Payments and Refunds APIs for the server half of a Mobile Payments integration: complete (capture) and

@@ -1,5 +1,5 @@
 import Foundation
-import TenderWire
+public import TenderWire
 
 extension StripeAPI {
     /// `refund`.

@@ -1,5 +1,5 @@
 import Foundation
-import TenderWire
+package import TenderWire
 
 /// Stripe's REST error codes in Tender's terms. Codes are an open set: a code not listed here keeps its text in
 /// ``TenderWire/PaymentError/VendorError/name`` and is mapped by its HTTP status (401/403 → not authorized, 402 → card

@@ -1,5 +1,5 @@
 import Foundation
-import TenderWire
+public import TenderWire
 
 extension StripeServerClient {
     /// The `expand` parameters that bring the latest charge (card details, decline code) with each intent.

@@ -1,5 +1,5 @@
 import Foundation
-import TenderWire
+package import TenderWire
 
 extension StripeServerClient {
     /// Stripe's own `reason` values; any other ``TenderWire/RefundReason`` goes to the refund's metadata instead.

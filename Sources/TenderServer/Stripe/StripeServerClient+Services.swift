@@ -1,5 +1,5 @@
 import Foundation
-import TenderWire
+public import TenderWire
 
 extension StripeServerClient: PaymentCaptureService {
     /// Captures `request.amount` of the intent under the request's idempotency key

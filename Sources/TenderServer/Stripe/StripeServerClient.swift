@@ -1,5 +1,5 @@
-import Foundation
-import TenderWire
+public import Foundation
+public import TenderWire
 
 /// Stripe's REST API for the server half of a Terminal integration: connection tokens, PaymentIntents (create,
 /// retrieve, capture, cancel, find by Tender's reference), refunds. It conforms to `PaymentCaptureService`,

@@ -1,5 +1,5 @@
-import Foundation
-import Tender
+public import Foundation
+public import Tender
 
 extension PowerLossVFS {
     /// Opens (or creates) an ``SQLitePaymentLedger`` whose every file goes through this VFS: its unsynced commits

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The error a ``CrashingLedger`` throws once it has "crashed".
 public struct SimulatedCrash: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 @_exported import TenderPowerLoss
 
 /// Cuts the power at every write a payment makes to its SQLite ledger, relaunches the app (a new ledger over the

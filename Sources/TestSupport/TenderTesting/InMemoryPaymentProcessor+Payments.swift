@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+public import Tender
 
 extension InMemoryPaymentProcessor {
     /// Takes the payment as scripted. A continuation of a vendor payment the processor already holds reports it and

@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+public import Tender
 
 extension InMemoryPaymentProcessor {
     /// A refund the in-memory "server" holds.

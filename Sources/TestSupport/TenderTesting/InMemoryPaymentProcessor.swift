@@ -1,5 +1,5 @@
-import Foundation
-import Tender
+public import Foundation
+public import Tender
 
 /// A ``PaymentProcessor`` that keeps everything in memory, for tests and previews. It is not a happy-path stub:
 /// cards can be scripted to decline, to be declined only when forwarded, to time out before the processor received

@@ -1,5 +1,5 @@
-import Foundation
-import Tender
+public import Foundation
+public import Tender
 
 /// A clock that moves only when told. Thread-safe. A task sleeping on it wakes when ``advance(by:)`` or ``set(_:)``
 /// moves the time past its deadline (or when it is cancelled).

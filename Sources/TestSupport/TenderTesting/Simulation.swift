@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+public import Tender
 
 /// A deterministic pseudo-random generator (SplitMix64). The same seed gives the same sequence on every platform,
 /// so simulators and the chaos harness are reproducible.

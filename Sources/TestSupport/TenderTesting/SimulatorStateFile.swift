@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Tender
 
 /// Where a simulator keeps its "processor side" (what the vendor's servers and the device's SDK store hold), so

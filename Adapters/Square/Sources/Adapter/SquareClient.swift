@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The Mobile Payments SDK as the adapter uses it: `MobilePaymentsSDK.shared` (an `SDKManager`) and its managers,
 /// with Square's names and labels as Swift code calls them (`reference/sdk-surface/square-mobile-payments-ios.json`;

@@ -1,4 +1,4 @@
-import Tender
+package import Tender
 
 /// Square's error enums mapped to Tender's ``PaymentError``, by case name: Square publishes no raw values, so every
 /// row's numeric code is `nil`. A case a future SDK adds is not in a table and maps to the documented fallback

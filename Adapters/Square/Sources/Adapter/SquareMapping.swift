@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+package import Tender
 
 /// Square's enums and types mapped to Tender's, by case. Every function is an exhaustive `switch` (no `default`), so a
 /// case added to a mirror fails to compile until it is mapped; the tests walk every case as well.

@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+public import Tender
 
 extension SquareProcessor {
     /// The vendor's queue as the SDK has it now: every offline payment of the authorized account and location

@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+public import Tender
 
 extension SquareProcessor {
     // MARK: Lookups

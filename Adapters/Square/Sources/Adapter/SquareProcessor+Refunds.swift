@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+public import Tender
 
 extension SquareProcessor {
     /// Refunds a captured payment through the app's ``PaymentRefundService`` (Square's `RefundPayment` on the app's

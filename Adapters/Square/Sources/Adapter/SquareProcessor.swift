@@ -1,5 +1,5 @@
-import Foundation
-import Tender
+public import Foundation
+public import Tender
 
 /// Tender's adapter for Square's Mobile Payments SDK: a stateless translator from ``PaymentProcessor`` calls to a
 /// ``SquareClient`` (the real SDK through a bridge, or ``SquareSimulator``).

@@ -1,5 +1,5 @@
-import Foundation
-import Tender
+package import Foundation
+public import Tender
 
 /// The app's server-side view of Square's Payments API, for recovery and abandonment: the SDK only says whether it
 /// stored an idempotency key for an attempt (`getIdempotencyKey(withPaymentAttemptId:)`); what Square holds is found on

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension Square {
     /// Square's `OfflineStatus` (the brief's "OfflinePaymentStatus"): where an ``OfflinePayment`` stands.

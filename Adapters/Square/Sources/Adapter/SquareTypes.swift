@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The namespace of every type that mirrors Square's Mobile Payments SDK (iOS 2.5), so that Square's names
 /// (`Square.Money`, `Square.Currency`, `Square.CardBrand`, `Square.PaymentError`…) never collide with Tender's.

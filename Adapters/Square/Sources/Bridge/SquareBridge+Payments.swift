@@ -1,13 +1,13 @@
 #if TENDER_SURFACE_MIRROR           // test builds: the surface mirror (checked first, so tests never need the SDK)
 import SquareMobilePaymentsSurface
 #elseif SquareMobilePaymentsSDK     // the package trait: the real SDK
-import SquareMobilePaymentsSDK      // re-exports MobilePaymentsSDKAPI, the module of the SDK's protocols and types
+public import SquareMobilePaymentsSDK      // re-exports MobilePaymentsSDKAPI, the module of the SDK's protocols and types
 #endif
 #if SquareMobilePaymentsSDK || TENDER_SURFACE_MIRROR
 import Foundation
-import TenderSquare
+package import TenderSquare
 #if canImport(UIKit)
-import UIKit
+public import UIKit
 #endif
 
 extension SquareMobilePaymentsBridge: Square.PaymentManager {

@@ -8,7 +8,7 @@ import Foundation
 import Tender
 import TenderSquare
 #if canImport(UIKit)
-import UIKit
+public import UIKit
 #endif
 
 #if canImport(Network)  // the bridge's network monitor is `NWPathMonitor`: Apple platforms

@@ -1,11 +1,11 @@
 #if TENDER_SURFACE_MIRROR           // test builds: the surface mirror (checked first, so tests never need the SDK)
 import SquareMobilePaymentsSurface
 #elseif SquareMobilePaymentsSDK     // the package trait: the real SDK
-import SquareMobilePaymentsSDK      // re-exports MobilePaymentsSDKAPI, the module of the SDK's protocols and types
+public import SquareMobilePaymentsSDK      // re-exports MobilePaymentsSDKAPI, the module of the SDK's protocols and types
 #endif
 #if SquareMobilePaymentsSDK || TENDER_SURFACE_MIRROR
 import Foundation
-import TenderSquare
+package import TenderSquare
 
 /// Square's error enums to the adapter's, by case name: every function is a `switch` over the SDK's cases, each
 /// mapped to the case of the same name. Square publishes no raw values, so none is used to map; an `NSError` of the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Square's `AuthorizationManager` (`MobilePaymentsSDK.shared.authorizationManager`): authorizes the SDK with a
 /// seller's access token and location.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Square's `CardInputMethods`: how a card can be read (chip, contactless, swipe). A final `NSObject` subclass that is
 /// an `OptionSet`, not a struct.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // SquareMobilePaymentsSurface: Square's Mobile Payments SDK for iOS 2.5.0 as the Swift compiler imports it, declared
 // so that code written against the real SDK compiles on Linux, where the SDK (an iOS binary) does not exist.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Square's `MoneyAmount`: an amount in the currency's smallest unit. Most of the SDK's API takes and returns this
 /// protocol; ``Money`` conforms.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // The payment and offline-queue error enums. Cases are in the order the reference lists them (DocC's alphabetical
 // order).

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 #if canImport(UIKit)
-import UIKit
+public import UIKit
 #endif
 
 /// Square's `PaymentManager` (`MobilePaymentsSDK.shared.paymentManager`): starts payments and holds the offline

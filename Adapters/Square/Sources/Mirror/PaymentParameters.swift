@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Square's `PaymentParameters`: one payment's amount, processing mode and options, given to `startPayment`.
 ///

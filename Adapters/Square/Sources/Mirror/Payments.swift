@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // The payment objects the SDK hands to `PaymentManagerDelegate` and `OfflinePaymentQueue`. Each protocol's
 // `@objc(SQMP…)` attribute is dropped; all refine `NSObjectProtocol`, as Square's do (`CardHandle` refines nothing and

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // The reader objects the SDK hands out (`ReaderManager.readers`, `ReaderObserver`). Each protocol's `@objc(SQMP…)`
 // attribute is dropped; all refine `NSObjectProtocol`, as Square's do. A backend builds them with the `package`

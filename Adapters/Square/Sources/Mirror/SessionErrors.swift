@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // The authorization and reader-pairing error enums. Cases are in the order the reference lists them (DocC's
 // alphabetical order).

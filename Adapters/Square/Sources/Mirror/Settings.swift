@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 #if canImport(UIKit)
-import UIKit
+public import UIKit
 #endif
 
 /// Square's `SettingsManager` (`MobilePaymentsSDK.shared.settingsManager`): the seller's payment settings, the SDK's

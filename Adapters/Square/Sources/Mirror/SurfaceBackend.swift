@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The one seam through which the surface mirror gets its behaviour.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 // `package` classes a backend uses to hand out cards, surcharges, cash details and card handles (see
 // SurfaceBackend.swift). Plain snapshots; they hold no card number, track data or PIN, as Square's do not.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 // `package` classes a backend uses to hand out the payment objects the SDK builds (see SurfaceBackend.swift). Each is
 // a plain snapshot: stored values in, the Square protocol's members out. Not public, so not part of the surface.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 // `package` classes a backend uses to hand out readers (see SurfaceBackend.swift). ``SurfaceReaderInfo`` is mutable:
 // the backend updates a reader in place and then tells `ReaderObserver`s what changed.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 // `package` classes a backend uses to hand out locations, settings, handles and the opaque undescribed objects (see
 // SurfaceBackend.swift). Handles run closures the backend supplies, so their behaviour stays the backend's.

@@ -1,7 +1,7 @@
 #if canImport(UIKit)
-import UIKit
+public import UIKit
 #else
-import Foundation
+public import Foundation
 
 /// A stand-in for UIKit's `UIViewController`, declared only where UIKit cannot be imported (Linux, macOS).
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import Tender
-import TenderSquare
+package import TenderSquare
 
 extension SquareSimulator {
     /// The card the simulated reader is shown. Square documents no card or amount that makes its mock reader

@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 import Tender
-import TenderSquare
+package import TenderSquare
 
 extension SquareSimulator {
     /// A fault injected into the next payment.

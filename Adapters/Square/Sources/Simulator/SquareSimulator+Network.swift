@@ -1,7 +1,7 @@
-import Foundation
+package import Foundation
 import Tender
-import TenderSquare
-import TenderTesting
+package import TenderSquare
+public import TenderTesting
 
 extension SquareSimulator {
     // MARK: Test control

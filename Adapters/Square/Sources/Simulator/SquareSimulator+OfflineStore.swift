@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 import Tender
-import TenderSquare
+package import TenderSquare
 
 extension SquareSimulator {
     /// One offline payment on the device, with what the simulator needs to process it later.

@@ -1,6 +1,6 @@
 import Foundation
 import Tender
-import TenderSquare
+package import TenderSquare
 
 extension SquareSimulator {
     /// Square's `PaymentHandle` for a simulated payment. A handle from before a ``relaunch()`` is dead: it reports

@@ -1,6 +1,6 @@
 import Foundation
-import Tender
-import TenderSquare
+public import Tender
+public import TenderSquare
 
 extension SquareSimulator {
     /// A simulator for previews and tests: one seller opted in to offline payments (200 USD per payment, 800 USD

@@ -1,6 +1,6 @@
 import Foundation
 import Tender
-import TenderSquare
+package import TenderSquare
 
 extension SquareSimulator {
     /// Square's `PairingHandle` for a simulated pairing (which completes at once: see ``startPairing(with:)``).

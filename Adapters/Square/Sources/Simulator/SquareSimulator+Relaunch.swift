@@ -1,6 +1,6 @@
 import Foundation
 import Tender
-import TenderSquare
+package import TenderSquare
 
 // What survives a relaunch and a sign-out: the SDK's persistent store does, its objects do not.
 

@@ -1,7 +1,7 @@
-import Foundation
-import Tender
-import TenderSquare
-import TenderTesting
+package import Foundation
+package import Tender
+public import TenderSquare
+package import TenderTesting
 
 /// A faithful, deterministic model of the Mobile Payments SDK 2.5 on one device, and of Square's servers behind it.
 ///

@@ -1,7 +1,7 @@
-import Foundation
+package import Foundation
 import Tender
-import TenderSquare
-import TenderTesting
+package import TenderSquare
+package import TenderTesting
 
 extension SquareSimulator {
     /// A Square seller account the simulated servers know.

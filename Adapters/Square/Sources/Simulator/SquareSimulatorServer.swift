@@ -1,6 +1,6 @@
-import Foundation
-import Tender
-import TenderSquare
+package import Foundation
+package import Tender
+package import TenderSquare
 
 extension SquareSimulator {
     /// One payment on Square's servers: the processor-side truth tests compare with.

@@ -169,9 +169,9 @@ struct MirrorBehaviourTests {
             let card = SurfaceCard(cardBrand: .interac, last4: "4242", expMonth: 12, expYear: 2030)
             let details = SurfaceCardPaymentDetails(status: .captured, entryMethod: .contactless, card: card)
             let payment: any Payment = SurfaceOnlinePayment(fields, status: .completed, cardDetails: details)
-            let online = payment as? OnlinePayment
+            let online = payment as? any OnlinePayment
             #expect(online?.status == .completed && online?.cardDetails?.card?.cardBrand == .interac)
-            #expect(payment as? OfflinePayment == nil)
+            #expect(payment as? any OfflinePayment == nil)
 
             let status = SurfaceReaderStatusInfo(status: .readerUnavailable, unavailableReasonInfo:
                 SurfaceReaderUnavailableReasonInfo(reason: .bluetoothDisabled, title: "t", detail: "d"))

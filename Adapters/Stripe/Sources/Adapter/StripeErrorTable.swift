@@ -1,4 +1,4 @@
-import Tender
+package import Tender
 
 extension Stripe {
     /// Every Stripe Terminal iOS 5.5 `ErrorCode` (159 cases), by Swift case name and numeric code, mapped to a

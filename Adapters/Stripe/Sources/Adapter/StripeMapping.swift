@@ -1,5 +1,5 @@
-import Foundation
-import Tender
+package import Foundation
+package import Tender
 
 /// Stripe's states, enums and errors in Tender's terms (package API), and the metadata keys Tender writes on every
 /// PaymentIntent, which the app's server reads too (public). Exhaustive `switch`es over cases, never the SDK's integer

@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+public import Tender
 
 extension StripeProcessor {
     /// An SDK object the processor holds for a reference's current vendor payment.

@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+public import Tender
 
 extension StripeProcessor {
     /// The SDK's queue as it has it now: `offlineStatus.sdk` (network status, count and amounts: the vendor's

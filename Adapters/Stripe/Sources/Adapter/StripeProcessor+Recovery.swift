@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+public import Tender
 
 extension StripeProcessor {
     /// How a payment's earlier vendor payment continues.

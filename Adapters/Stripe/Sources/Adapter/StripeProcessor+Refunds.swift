@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+public import Tender
 
 extension StripeProcessor {
     /// Refunds a captured payment through the app's ``PaymentRefundService`` (`POST /v1/refunds`, idempotent under

@@ -1,5 +1,5 @@
-import Foundation
-@_spi(Testing) import Tender
+public import Foundation
+@_spi(Testing) public import Tender
 
 /// Tender's ``PaymentProcessor`` for Stripe Terminal, over any ``StripeClient`` (the SDK's bridge on iOS,
 /// ``StripeSimulator`` elsewhere).

@@ -1,5 +1,5 @@
 import Foundation
-import Tender
+public import Tender
 
 /// The app's server-side view of Stripe's PaymentIntents API, for recovery and for abandoned payments: the SDK
 /// keeps no listing of the intents it handed out, so after a timeout, a relaunch or a crash the intent of an

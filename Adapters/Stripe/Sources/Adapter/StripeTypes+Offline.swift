@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension Stripe {
     /// `SCPOfflineBehavior` (offline), set on a ``CreateConfiguration``.

@@ -1,12 +1,12 @@
 #if TENDER_SURFACE_MIRROR
-import StripeTerminalSurface
+public import StripeTerminalSurface
 #elseif StripeTerminalSDK
-import StripeTerminal
+public import StripeTerminal
 #endif
 
 #if StripeTerminalSDK || TENDER_SURFACE_MIRROR
-import Foundation
-import TenderStripe
+public import Foundation
+package import TenderStripe
 
 /// The SDK's `ConnectionTokenProvider` over the app's way of getting a connection token from its server: give it
 /// to `Terminal.initWithTokenProvider(_:delegate:offlineDelegate:logLevel:)` once, at launch, before anything reads

@@ -6,7 +6,7 @@ import StripeTerminal
 
 #if StripeTerminalSDK || TENDER_SURFACE_MIRROR
 import Foundation
-import TenderStripe
+package import TenderStripe
 
 extension StripeTerminalBridge {
     /// `Terminal.shared.offlineStatus`, read on the main actor: the SDK's network status and the count and amounts of

@@ -6,8 +6,8 @@ import StripeTerminal
 
 #if StripeTerminalSDK || TENDER_SURFACE_MIRROR
 import Foundation
-import Tender
-import TenderStripe
+public import Tender
+public import TenderStripe
 
 extension StripeProcessor {
     /// A ``StripeProcessor`` over the real Stripe Terminal SDK (`Terminal.shared`), as an app creates it once at

@@ -7,7 +7,7 @@ import StripeTerminal
 #if StripeTerminalSDK || TENDER_SURFACE_MIRROR
 import Foundation
 import class Tender.CallbackResult
-import TenderStripe
+package import TenderStripe
 
 extension StripeTerminalBridge {
     // MARK: Discovery and connection

@@ -6,7 +6,7 @@ import StripeTerminal
 
 #if StripeTerminalSDK || TENDER_SURFACE_MIRROR
 import Foundation
-import TenderStripe
+package import TenderStripe
 
 // In-person refunds (Interac). The SDK's calls for them (`collectRefundPaymentMethod`, `confirmRefund`, and 5.0's
 // `processRefund`), `RefundParameters` and `Refund`'s properties are not in the surface reference ("left out on purpose:

@@ -6,7 +6,7 @@ import StripeTerminal
 
 #if StripeTerminalSDK || TENDER_SURFACE_MIRROR
 import Foundation
-import TenderStripe
+package import TenderStripe
 
 /// ``StripeClient`` over the real Stripe Terminal iOS SDK (5.5): `Terminal.shared` as the Stripe adapter needs it.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // The SDK's completion-block typealiases (`SCPxxxBlock`, `NS_SWIFT_NAME`d), as Swift imports them. Objective-C blocks are
 // not `@Sendable` in Swift, and neither are these. Some name types the reference does not describe (refunds, setup

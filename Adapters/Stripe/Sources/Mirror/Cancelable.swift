@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `SCPCancelable`: stops an operation in progress (discovery, collection, a reader update, a reconnect…).
 ///

@@ -1,6 +1,6 @@
 // Generated once from ../shared/reference/sdk-surface/stripe-terminal-ios.json (Stripe Terminal iOS 5.5.0), then kept
 // by hand. The mirror-vs-surface test checks every declaration here against that file.
-import Foundation
+public import Foundation
 
 // Value objects the SDK creates and hands out. Their public properties are read-only, as in the SDK; a backend creates
 // them with the `package` initializer and may update them through the `package` setters.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `SCPConfirmPaymentIntentError`: the `NSError` subclass `confirmPaymentIntent` completions deliver. Its domain is
 /// ``ErrorDomain`` and its code an ``ErrorCode/Code`` raw value.

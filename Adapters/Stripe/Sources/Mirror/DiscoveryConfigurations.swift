@@ -1,6 +1,6 @@
 // Generated once from ../shared/reference/sdk-surface/stripe-terminal-ios.json (Stripe Terminal iOS 5.5.0), then kept
 // by hand. The mirror-vs-surface test checks every declaration here against that file.
-import Foundation
+public import Foundation
 
 // Configurations are immutable once built; only their builders create them (`init()`/`new` are unavailable in the SDK).
 // Deviation (all classes of this module): `public`, not `open` as imported Objective-C classes are (see PaymentIntent.swift).

@@ -1,6 +1,6 @@
 // Generated once from ../shared/reference/sdk-surface/stripe-terminal-ios.json (Stripe Terminal iOS 5.5.0), then kept
 // by hand. The mirror-vs-surface test checks every declaration here against that file.
-import Foundation
+public import Foundation
 
 extension ErrorCode {
     /// `SCPError`: the codes of errors in ``ErrorDomain``, as Swift imports an `NS_ERROR_ENUM` (a raw `Int` enum nested in

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `SCPErrorDomain` (`NS_SWIFT_NAME(ErrorDomain)`): the domain of the SDK's errors; also ``ErrorCode/errorDomain``.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // Types that the described API mentions but the reference does not describe (its `referencedButNotDescribed` list):
 // refunds, setup intents, collect inputs and data, tipping, MO/TO, surcharging, amount details, the other

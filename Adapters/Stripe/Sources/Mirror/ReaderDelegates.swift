@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // `optional` requirements are plain requirements with default implementations here (see TerminalDelegates.swift); the
 // mirror-vs-surface test checks that exactly the SDK's optional requirements have one.

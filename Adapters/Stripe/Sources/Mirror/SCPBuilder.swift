@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `SCPBuilder<T>`: the base of the SDK's builders (no `NS_SWIFT_NAME`, so Swift keeps the prefix). Each concrete
 /// builder subclasses `SCPBuilder<Product>` and overrides `build()`, which throws for invalid values.

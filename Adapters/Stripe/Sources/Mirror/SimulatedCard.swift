@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `SCPSimulatedCard`: the card a simulated reader presents (``SimulatorConfiguration/simulatedCard``), by type or by one
 /// of Stripe's published test card numbers.

@@ -1,6 +1,6 @@
 // Generated once from ../shared/reference/sdk-surface/stripe-terminal-ios.json (Stripe Terminal iOS 5.5.0), then kept
 // by hand. The mirror-vs-surface test checks every declaration here against that file.
-import Foundation
+public import Foundation
 
 /// `SCPSimulatorConfiguration`. Reached as Terminal.shared.simulatorConfiguration; init()/new unavailable.
 public class SimulatorConfiguration: NSObject {

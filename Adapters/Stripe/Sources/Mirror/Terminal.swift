@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `SCPSDKVersion`: the version of the SDK this module mirrors.
 public let SCPSDKVersion: String = "5.5.0"

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // Deviation, for every `optional` requirement below: Linux has no Objective-C runtime, so `optional` requirements
 // (which need `@objc`) cannot be declared. Each is a plain requirement with an empty default implementation in an

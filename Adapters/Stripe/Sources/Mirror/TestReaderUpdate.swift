@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `SCPTestReaderUpdate` (5.5.0): a simulated reader update for test mode, set with
 /// `BluetoothConnectionConfigurationBuilder.setTestReaderUpdate(_:)`. It replaces the deprecated

@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 import Tender
-import TenderStripe
+package import TenderStripe
 
 extension Stripe.SimulatedCardType {
     /// Picks the card type for one of Stripe's documented test card numbers, or nil. The number is only read:

@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 import Tender
-import TenderStripe
+package import TenderStripe
 
 // Stripe's idempotency keys for the server calls that take one: capture and cancel. Keys belong to the account (one
 // simulator is one account, however many locations its readers are at): a key reused within its lifetime with the

@@ -1,6 +1,6 @@
 import Foundation
 import Tender
-import TenderStripe
+package import TenderStripe
 import TenderTesting
 
 extension StripeSimulator {

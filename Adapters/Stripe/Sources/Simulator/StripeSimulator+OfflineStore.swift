@@ -1,6 +1,6 @@
 import Foundation
 import Tender
-import TenderStripe
+package import TenderStripe
 
 extension StripeSimulator {
     /// A payment the SDK stores on the device, waiting to be forwarded (offline). Holds the simulated card *type* (to decide

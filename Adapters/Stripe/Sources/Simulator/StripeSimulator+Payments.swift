@@ -1,6 +1,6 @@
 import Foundation
 import Tender
-import TenderStripe
+package import TenderStripe
 
 extension StripeSimulator {
     /// `createPaymentIntent(_:createConfig:)`: online when the offline behaviour and the network allow, otherwise a

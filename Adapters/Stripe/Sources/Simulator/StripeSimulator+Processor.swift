@@ -1,6 +1,6 @@
 import Foundation
-import Tender
-import TenderStripe
+public import Tender
+public import TenderStripe
 
 extension StripeSimulator {
     /// A simulator for previews and tests: a Stripe account with offline mode on and simulated readers nearby, ids

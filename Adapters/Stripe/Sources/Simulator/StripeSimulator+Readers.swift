@@ -1,6 +1,6 @@
 import Foundation
 import Tender
-import TenderStripe
+package import TenderStripe
 
 extension StripeSimulator {
     /// `connectionStatus`.

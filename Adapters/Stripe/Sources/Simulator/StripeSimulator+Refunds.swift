@@ -1,6 +1,6 @@
 import Foundation
 import Tender
-import TenderStripe
+package import TenderStripe
 
 // Refunds: the SDK's in-person refunds (Interac: "the cardholder must present the Interac card to the card reader;
 // these payments cannot be refunded via the dashboard or the API"), and Stripe's `POST /v1/refunds` behind

@@ -1,7 +1,7 @@
-import Foundation
-import Tender
-import TenderStripe
-import TenderTesting
+package import Foundation
+package import Tender
+public import TenderStripe
+package import TenderTesting
 
 /// A simulator of the Stripe Terminal iOS SDK with simulated Bluetooth readers, and of Stripe's servers behind it,
 /// as Stripe documents them, including the unkind parts: test cards (every `chargeDeclined…` card, Interac, PIN

@@ -1,7 +1,7 @@
 import Foundation
 import Tender
-import TenderStripe
-import TenderTesting
+package import TenderStripe
+package import TenderTesting
 
 extension Stripe {
     /// `SCPSimulatorConfiguration` (`Terminal.shared.simulatorConfiguration`) plus the knobs the SDK's simulated

@@ -1,6 +1,6 @@
-import Foundation
-import Tender
-import TenderStripe
+package import Foundation
+package import Tender
+package import TenderStripe
 
 /// Stripe's servers as the app's backend reaches them over the simulated network: the seams a server product
 /// implements (``StripeServerLookup``, ``PaymentCaptureService``, ``PaymentRefundService``), over a

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 // Refunds in the SQLite ledger: recorded write-ahead (before the processor is asked), each status change kept in an
 // append-only history, and never more than was captured: the refundable amount is checked under the same write lock

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import CSQLite
 
 /// The embedded, durable `PaymentLedger`: one SQLite file on the system SQLite library.

@@ -1,8 +1,8 @@
-import Foundation
-import SquareMobilePaymentsSurface
+package import Foundation
+package import SquareMobilePaymentsSurface
 import TenderSquare
-import TenderSquareSimulator
-import protocol Tender.TenderClock
+package import TenderSquareSimulator
+package import protocol Tender.TenderClock
 
 /// The surface mirror's behaviour from ``SquareSimulator``: installed in ``SurfaceBackendSlot``, it makes
 /// `MobilePaymentsSDK.shared` an SDK whose every call goes to the simulator through its ``SquareClient`` API, whose

@@ -1,5 +1,5 @@
 import Foundation
-import StripeTerminalSurface
+package import StripeTerminalSurface
 import TenderStripe
 import TenderStripeSimulator
 

@@ -1,5 +1,5 @@
 import Foundation
-import StripeTerminalSurface
+package import StripeTerminalSurface
 import TenderStripe
 import TenderStripeSimulator
 
@@ -40,7 +40,7 @@ extension SimulatorSurfaceBackend {
         let update = bluetooth.testReaderUpdate.flatMap {
             SurfaceCaseNames.adapter($0.updateType, as: Stripe.TestReaderUpdate.self)
         }
-        let relay = SimulatorReaderRelay(self, delegate: bluetooth.delegate as? MobileReaderDelegate,
+        let relay = SimulatorReaderRelay(self, delegate: bluetooth.delegate as? any MobileReaderDelegate,
                                          serialNumber: reader.serialNumber)
         let value = Stripe.BluetoothConnectionConfiguration(
             locationId: bluetooth.locationId, autoReconnectOnUnexpectedDisconnect: bluetooth.autoReconnectOnUnexpectedDisconnect,

@@ -1,7 +1,7 @@
 import Foundation
-import StripeTerminalSurface
+package import StripeTerminalSurface
 import TenderStripe
-import TenderStripeSimulator
+package import TenderStripeSimulator
 
 /// A ``SurfaceBackend`` whose behaviour is ``StripeSimulator``'s: the surface mirror plays Stripe Terminal with the
 /// simulator's documented behaviour (faults, relaunches, search lag, forwarding, expiry), so code written against the
