@@ -55,8 +55,8 @@ struct InMemorySubject: ConformanceSubject {
         func captured(reference: String) async -> Int64? { memory.captured(reference: reference) }
         func inject(_ fault: ConformanceFault) async {
             switch fault {
-            case .confirmNotReceived: memory.injectTimeout(.timeOutBeforeCharge)
-            case .answerLostAfterCharge: memory.injectTimeout(.timeOutAfterCharge)
+            case .confirmNotReceived: memory.injectTimeout(.confirmNotReceived)
+            case .answerLostAfterCharge: memory.injectTimeout(.answerLostAfterCharge)
             case .searchLag(let seconds): memory.setSearchLag(seconds: seconds)
             case .holdNextCard: memory.holdNextCard()
             case .holdNextAuthorization: memory.holdNextAuthorization()

@@ -122,7 +122,7 @@ private func polled(_ condition: () async -> Bool) async -> Bool {
         let ledger = FaultInjectingLedger(wrapping: InMemoryPaymentLedger())
         let terminal = PaymentTerminal(processor: processor, ledger: ledger, scope: shop, clock: ManualClock())
         for reference in ["rec-Y", "rec-X"] {
-            processor.injectTimeout(.timeOutAfterCharge)
+            processor.injectTimeout(.answerLostAfterCharge)
             #expect(try await terminal.takePayment(PaymentRequest(amount: usd(700), reference: reference)).state
                     == .outcomeUnknown)
         }

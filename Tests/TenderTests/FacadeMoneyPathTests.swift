@@ -90,7 +90,7 @@ final class LookupHookProcessor: PaymentProcessor, @unchecked Sendable {
     func signOutRefusedWhileUnfinished() async throws {
         let processor = InMemoryPaymentProcessor()
         let terminal = PaymentTerminal(processor: processor, scope: shopA, clock: ManualClock())
-        processor.injectTimeout(.timeOutAfterCharge)
+        processor.injectTimeout(.answerLostAfterCharge)
         let lost = try await terminal.takePayment(PaymentRequest(amount: usd(900), reference: "unk-1"))
         #expect(lost.state == .outcomeUnknown)
         do {
@@ -190,7 +190,7 @@ final class LookupHookProcessor: PaymentProcessor, @unchecked Sendable {
         let processor = LookupHookProcessor(memory)
         let terminal = PaymentTerminal(processor: processor, scope: shopA, clock: ManualClock())
         for reference in ["rec-A", "rec-B"] {
-            memory.injectTimeout(.timeOutAfterCharge)
+            memory.injectTimeout(.answerLostAfterCharge)
             #expect(try await terminal.takePayment(PaymentRequest(amount: usd(1_000), reference: reference)).state
                     == .outcomeUnknown)
         }

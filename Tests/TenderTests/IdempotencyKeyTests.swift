@@ -98,7 +98,7 @@ private func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .
         let ledger = InMemoryPaymentLedger()
         let request = PaymentRequest(amount: usd(700), reference: "old-1")
         // The vendor took it under the old id; the app was updated before it learned the outcome.
-        processor.injectTimeout(.timeOutAfterCharge)
+        processor.injectTimeout(.answerLostAfterCharge)
         _ = try? await processor.startPayment(request, routing: .online, attempt: PaymentAttempt()) { _ in }
         #expect(processor.charges(reference: "old-1") == 1)
         var session = PaymentSession(request: request, scope: main, processor: processor.name, route: .online,

@@ -76,7 +76,7 @@ final class EventRecorder: Sendable {
 
     @Test func timeoutAfterChargeIsUnknownThenReconciledWithoutASecondCharge() async throws {
         let (terminal, processor) = await makeTerminal()
-        processor.present(.timeOutAfterCharge)
+        processor.present(.answerLostAfterCharge)
         let request = PaymentRequest(amount: usd(900), reference: "order-5")
         let first = try await terminal.takePayment(request)
         #expect(first.state == .outcomeUnknown)
@@ -89,7 +89,7 @@ final class EventRecorder: Sendable {
 
     @Test func timeoutBeforeChargeRetriesTheSamePayment() async throws {
         let (terminal, processor) = await makeTerminal()
-        processor.present(.timeOutBeforeCharge)
+        processor.present(.confirmNotReceived)
         let request = PaymentRequest(amount: usd(900), reference: "order-6")
         #expect(try await terminal.takePayment(request).state == .outcomeUnknown)
         // The processor never received it, so recovery marks it failed: nothing was charged.
@@ -273,7 +273,7 @@ final class EventRecorder: Sendable {
         let processor = InMemoryPaymentProcessor()
         let clock = ManualClock()
         // A crash left three sessions mid-flight: one the processor charged, one it never saw, one stored offline.
-        processor.present(.timeOutAfterCharge)
+        processor.present(.answerLostAfterCharge)
         let (first, _) = await makeTerminal(processor, ledger: ledger, clock: clock)
         _ = try await first.takePayment(PaymentRequest(amount: usd(100), reference: "crash-charged"))
         let orphan = PaymentSession(request: PaymentRequest(amount: usd(200), reference: "crash-orphan"), scope: scope,

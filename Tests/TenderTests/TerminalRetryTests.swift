@@ -20,7 +20,7 @@ private func world(_ clock: ManualClock = ManualClock()) -> (PaymentTerminal, In
     @Test("a timeout before the processor received it, then a retry: one charge, same reference")
     func confirmNotReceivedThenRetry() async throws {
         let (terminal, processor, _) = world()
-        processor.injectTimeout(.timeOutBeforeCharge)
+        processor.injectTimeout(.confirmNotReceived)
         let first = try await terminal.takePayment(PaymentRequest(amount: usd(300), reference: "r-1"))
         #expect(first.state == .outcomeUnknown)
         #expect(first.lastError?.recovery == .retrySamePayment)
@@ -34,7 +34,7 @@ private func world(_ clock: ManualClock = ManualClock()) -> (PaymentTerminal, In
         let clock = ManualClock()
         let (terminal, processor, _) = world(clock)
         processor.setSearchLag(seconds: 60)
-        processor.injectTimeout(.timeOutAfterCharge)
+        processor.injectTimeout(.answerLostAfterCharge)
         let sale = PaymentRequest(amount: usd(400), reference: "r-lag")
         #expect(try await terminal.takePayment(sale).state == .outcomeUnknown)
         // Inside the lag, recovery cannot tell: the session stays unknown, never failed.

@@ -49,7 +49,7 @@ extension InMemoryPaymentProcessor {
             }
             goesOffline = false
         }
-        if card == .timeOutBeforeCharge {
+        if card == .confirmNotReceived {
             throw PaymentError(.timedOut, recovery: .retrySamePayment, phase: .processing,
                                message: "The request timed out before reaching the processor.")
         }
@@ -87,7 +87,7 @@ extension InMemoryPaymentProcessor {
                                           processorPaymentID: id, card: details)
         }
         if goesOffline { emitter.emit(.offlineQueueChanged) }
-        if card == .timeOutAfterCharge {
+        if card == .answerLostAfterCharge {
             throw PaymentError(.timedOut, recovery: .retrySamePayment, phase: .processing,
                                message: "The answer was lost after the processor charged the card.")
         }

@@ -32,9 +32,9 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
         /// Approved offline, then declined by the issuer when forwarded.
         case declineWhenForwarded
         /// Charged, but the answer is lost: the processor holds the payment, the app does not know.
-        case timeOutAfterCharge
+        case answerLostAfterCharge
         /// Times out before anything reached the processor.
-        case timeOutBeforeCharge
+        case confirmNotReceived
         /// The customer cancels on the reader.
         case customerCancels
     }
@@ -141,10 +141,10 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
     /// Queues the behaviour of the next presented cards, in order. When the queue is empty, cards approve.
     public func present(_ cards: Card...) { state.withLock { $0.cards.append(contentsOf: cards) } }
 
-    /// Makes the next payment time out (``Card/timeOutBeforeCharge`` or ``Card/timeOutAfterCharge``) whatever card
+    /// Makes the next payment time out (``Card/confirmNotReceived`` or ``Card/answerLostAfterCharge``) whatever card
     /// is presented.
     public func injectTimeout(_ fault: Card) {
-        precondition(fault == .timeOutBeforeCharge || fault == .timeOutAfterCharge, "only timeouts can be injected")
+        precondition(fault == .confirmNotReceived || fault == .answerLostAfterCharge, "only timeouts can be injected")
         state.withLock { $0.pendingFault = fault }
     }
 
