@@ -132,14 +132,7 @@ public struct SquareServerClient: Sendable, CustomStringConvertible {
     }
 
     /// A Square time, with or without fractional seconds.
-    static func date(_ text: String?) -> Date? {
-        guard let text else { return nil }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
-    }
+    static func date(_ text: String?) -> Date? { SquareAPI.date(text) }
 
     /// Refuses a payment of another processor (a wiring mistake), before any request.
     static func checkProcessor(_ name: String, phase: PaymentError.Phase) throws(PaymentError) {

@@ -1,10 +1,22 @@
-import Foundation
+package import Foundation
 
 /// Square's Payments API objects (version 2025-08-20, TenderServer's `Square-Version`) as TenderServer reads them and
 /// a server answers the device's lookups with them, under the
 /// API's own field names. Statuses and codes stay strings (the API documents them as open sets); the conversions
 /// interpret them.
 public enum SquareAPI {}
+
+extension SquareAPI {
+    /// A Square time (RFC 3339), with or without fractional seconds; nil when absent or unreadable.
+    package static func date(_ text: String?) -> Date? {
+        guard let text else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}
 
 extension SquareAPI {
     /// `Money`.
