@@ -144,7 +144,7 @@ final class EventRecorder: Sendable {
         let declined = try #require(try await terminal.session(reference: "off-2"))
         #expect(declined.state == .declinedAfterForwarding && declined.lastError?.code == .cardDeclined)
         #expect(try await terminal.queueStatus().storedCount == 0)
-        let detailed = try await terminal.queueStatusWithPayments()
+        let detailed = try await terminal.queueStatus(includingPayments: true)
         #expect(Set(detailed.payments.map(\.status)) == [.forwarded, .declinedAfterForwarding])
         await recorder.settle()
         #expect(recorder.stateChanges("off-2").last == .declinedAfterForwarding)
@@ -210,7 +210,7 @@ final class EventRecorder: Sendable {
         await terminal.handle(.paymentForwarded(ProcessorPaymentUpdate(reference: "nobody", state: .forwarded)))
         await recorder.settle()
         #expect(recorder.events.current.contains {
-            if case .transitionRejected("ill-1", let t) = $0 { t.from == .succeeded && t.to == .declinedAfterForwarding } else { false }
+            if case .transitionRejected("ill-1", let from, let to) = $0 { from == .succeeded && to == .declinedAfterForwarding } else { false }
         })
         #expect(recorder.events.current.contains { if case .unmatchedForwardingResult = $0 { true } else { false } })
     }

@@ -33,14 +33,14 @@ struct TenderEventsBufferTests {
 
     @Test("the default bound is 1,024 events")
     func defaultBound() async {
-        #expect(TenderEvents.defaultBufferLimit == 1_024)
+        #expect(defaultEventBufferLimit == 1_024)
         let hub = EventHub()
         let events = hub.subscribe()
-        let sent = TenderEvents.defaultBufferLimit + 50
+        let sent = defaultEventBufferLimit + 50
         for index in 1...sent { hub.send(refused(index)) }
         hub.finish()
         let read = references(await drain(events))
-        #expect(read.count == TenderEvents.defaultBufferLimit)
+        #expect(read.count == defaultEventBufferLimit)
         #expect(read.first == "order-51" && read.last == "order-\(sent)")
     }
 

@@ -37,7 +37,7 @@ public enum TenderEvent: Hashable, Sendable {
     /// A payment was refused before the processor was called (validation, policy or a risk limit).
     case paymentRefused(reference: String, error: PaymentError)
     /// A processor reported a state change the state machine does not allow; the session kept its state.
-    case transitionRejected(reference: String, transition: IllegalTransition)
+    case transitionRejected(reference: String, from: PaymentState, to: PaymentState)
     /// A forwarding result named a payment the ledger does not hold in this scope, or one that is not the session's
     /// current vendor payment (another attempt of the reference, another device payment, or another total: a
     /// reused reference); the session kept its state.
@@ -50,36 +50,19 @@ public enum TenderEvent: Hashable, Sendable {
     case refundChanged(RefundRecord)
 }
 
-/// The facade's events as a named `AsyncSequence`. Each access to ``PaymentTerminal/events`` is an independent
-/// subscription that sees the events sent after it was made.
+/// The facade's events: each access to ``PaymentTerminal/events`` is an independent subscription that sees the
+/// events sent after it was made, and ends when the facade is gone.
 ///
-/// **Buffering policy**: each subscription buffers the events its reader has not taken yet, up to a bound
-/// (``defaultBufferLimit``, 1,024, or the `bufferingNewest` given to ``PaymentTerminal/events(bufferingNewest:)``).
-/// A reader that falls further behind loses the *oldest* events it has not read, keeping the newest: a slow or
-/// forgotten subscriber costs bounded memory and never slows payments. Events report; they are not the record: the
-/// ledger is (``PaymentTerminal/session(reference:)``, ``PaymentTerminal/sessions()``), so a reader that may have
-/// lost events reads the state there.
-public struct TenderEvents: AsyncSequence, Sendable {
-    /// The element type.
-    public typealias Element = TenderEvent
-    /// The failure type: the sequence never throws.
-    public typealias Failure = Never
+/// **Buffering policy**: each subscription buffers the events its reader has not taken yet, up to a bound (1,024, or
+/// the `bufferingNewest` given to ``PaymentTerminal/events(bufferingNewest:)``). A reader that falls further behind
+/// loses the *oldest* events it has not read, keeping the newest: a slow or forgotten subscriber costs bounded memory
+/// and never slows payments. Events report; they are not the record: the ledger is
+/// (``PaymentTerminal/session(reference:)``, ``PaymentTerminal/sessions()``), so a reader that may have lost events
+/// reads the state there.
+public typealias TenderEvents = AsyncStream<TenderEvent>
 
-    /// How many unread events a subscription keeps by default (the newest): 1,024.
-    public static let defaultBufferLimit = 1_024
-
-    let stream: AsyncStream<TenderEvent>
-
-    /// Iterates the events.
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncStream<TenderEvent>.AsyncIterator
-        /// The next event, or `nil` when the facade is gone.
-        public mutating func next() async -> TenderEvent? { await base.next() }
-    }
-
-    /// Creates an iterator.
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: stream.makeAsyncIterator()) }
-}
+/// How many unread events a subscription keeps by default (the newest).
+package let defaultEventBufferLimit = 1_024
 
 /// Fans events out to every subscriber.
 final class EventHub: Sendable {
@@ -87,7 +70,7 @@ final class EventHub: Sendable {
     private let nextID = Locked<UInt64>(0)
 
     /// A subscription keeping at most `limit` unread events (the newest; at least one).
-    func subscribe(bufferingNewest limit: Int = TenderEvents.defaultBufferLimit) -> TenderEvents {
+    func subscribe(bufferingNewest limit: Int = defaultEventBufferLimit) -> TenderEvents {
         let (stream, continuation) = AsyncStream.makeStream(of: TenderEvent.self,
                                                             bufferingPolicy: .bufferingNewest(max(1, limit)))
         let id = nextID.withLock { value -> UInt64 in
@@ -96,7 +79,7 @@ final class EventHub: Sendable {
         }
         subscribers.withLock { $0[id] = continuation }
         continuation.onTermination = { [weak self] _ in self?.subscribers.withLock { _ = $0.removeValue(forKey: id) } }
-        return TenderEvents(stream: stream)
+        return stream
     }
 
     func send(_ event: TenderEvent) {

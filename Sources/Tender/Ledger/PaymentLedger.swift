@@ -2,13 +2,13 @@ public import Foundation
 
 /// Counts and totals of stored, unforwarded payments in one scope, kept up to date by the ledger on every write so
 /// that reading them never scans the sessions.
-public struct StoredPaymentSummary: Hashable, Sendable {
+package struct StoredPaymentSummary: Hashable, Sendable {
     /// How many sessions are ``PaymentState/storedOffline``.
-    public var count: Int
+    package var count: Int
     /// Their totals per currency, in minor units.
-    public var amounts: [Currency: Int64]
+    package var amounts: [Currency: Int64]
     /// When the oldest of them was stored.
-    public var oldestStoredAt: Date?
+    package var oldestStoredAt: Date?
 
     /// Creates a summary.
     package init(count: Int = 0, amounts: [Currency: Int64] = [:], oldestStoredAt: Date? = nil) {

@@ -135,7 +135,7 @@ public struct OfflineQueueSnapshot: Hashable, Sendable {
     }
 
     /// An empty queue with the given network status.
-    public static func empty(_ networkStatus: NetworkStatus) -> OfflineQueueSnapshot {
+    package static func empty(_ networkStatus: NetworkStatus) -> OfflineQueueSnapshot {
         OfflineQueueSnapshot(networkStatus: networkStatus)
     }
 

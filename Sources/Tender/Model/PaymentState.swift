@@ -11,7 +11,7 @@
 ///                                       the same payment under the same reference
 /// ```
 /// `PaymentStateMachine` holds the exact table of legal transitions.
-public enum PaymentState: String, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
+public enum PaymentState: String, Hashable, Sendable, Codable, CaseIterable {
     /// Recorded in the ledger; the processor has not been asked yet.
     case created
     /// Waiting for, or reading, the card.
@@ -42,8 +42,6 @@ public enum PaymentState: String, Hashable, Sendable, Codable, CaseIterable, Cus
     /// by charging again.
     case outcomeUnknown
 
-    /// The state name.
-    public var description: String { rawValue }
 
     /// No further transition is possible.
     public var isFinal: Bool { PaymentStateMachine.transitions[self, default: []].isEmpty }
@@ -67,20 +65,20 @@ public enum PaymentState: String, Hashable, Sendable, Codable, CaseIterable, Cus
 }
 
 /// A rejected state change: which states, and why.
-public struct IllegalTransition: Error, Hashable, Sendable, CustomStringConvertible {
+package struct IllegalTransition: Error, Hashable, Sendable, CustomStringConvertible {
     /// The state the session was in.
-    public var from: PaymentState
+    package var from: PaymentState
     /// The state that was asked for.
-    public var to: PaymentState
+    package var to: PaymentState
 
     /// Creates a record of a rejected transition.
-    public init(from: PaymentState, to: PaymentState) {
+    package init(from: PaymentState, to: PaymentState) {
         self.from = from
         self.to = to
     }
 
     /// "collecting → forwarded is not a legal transition".
-    public var description: String { "\(from) → \(to) is not a legal transition" }
+    package var description: String { "\(from) → \(to) is not a legal transition" }
 
     /// The same, as a ``PaymentError`` with code ``PaymentError/Code/illegalTransition``.
     package var paymentError: PaymentError {

@@ -21,8 +21,9 @@ public struct UnfinishedWork: Hashable, Sendable, CustomStringConvertible {
     public var stored: [String]
     /// The stored, unforwarded total at risk: per figure the larger of this scope's ledger and the vendor's queue
     /// entries attributed to this scope (with entries that cannot be attributed to any scope, and what the vendor
-    /// counts beyond the entries it lists).
-    public var storedAtRisk: StoredPaymentSummary
+    /// counts beyond the entries it lists): read its ``OfflineQueueSnapshot/storedCount`` and
+    /// ``OfflineQueueSnapshot/storedAmounts``.
+    public var storedAtRisk: OfflineQueueSnapshot
     /// How many stored payments this scope's ledger records.
     public var storedInLedger: Int
     /// How many stored payments of the vendor's queue count against this scope, or `nil` when the queue could not
@@ -35,7 +36,7 @@ public struct UnfinishedWork: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates a description of unfinished work.
     package init(scope: LedgerScope, paymentsInFlight: [String] = [], interrupted: [String] = [],
-                outcomeUnknown: [String] = [], stored: [String] = [], storedAtRisk: StoredPaymentSummary = .init(),
+                outcomeUnknown: [String] = [], stored: [String] = [], storedAtRisk: OfflineQueueSnapshot = .empty(.unknown),
                 storedInLedger: Int = 0, storedInVendorQueue: Int? = nil, refundsInFlight: [String] = [],
                 pendingRefunds: [String] = []) {
         self.scope = scope
@@ -52,7 +53,7 @@ public struct UnfinishedWork: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether nothing is unfinished: leaving the scope loses nothing.
     public var isEmpty: Bool {
-        !hasRunningCalls && interrupted.isEmpty && outcomeUnknown.isEmpty && storedAtRisk.count == 0
+        !hasRunningCalls && interrupted.isEmpty && outcomeUnknown.isEmpty && storedAtRisk.storedCount == 0
             && pendingRefunds.isEmpty
     }
 
@@ -79,11 +80,11 @@ public struct UnfinishedWork: Hashable, Sendable, CustomStringConvertible {
         add(paymentsInFlight, "payment in flight", "payments in flight")
         add(interrupted, "payment interrupted mid-flight", "payments interrupted mid-flight")
         add(outcomeUnknown, "payment whose outcome is not known yet", "payments whose outcome is not known yet")
-        if storedAtRisk.count > 0 {
+        if storedAtRisk.storedCount > 0 {
             let sources = storedInVendorQueue.map { "Tender's ledger: \(storedInLedger); the processor's own queue: \($0)" }
                 ?? "Tender's ledger: \(storedInLedger); the processor's own queue could not be read"
             let names = stored.isEmpty ? "" : ", \(list(stored))"
-            parts.append("\(storedAtRisk.humanDescription) stored offline and not yet forwarded (\(sources)\(names))")
+            parts.append("\(StoredPaymentSummary(count: storedAtRisk.storedCount, amounts: storedAtRisk.storedAmounts).humanDescription) stored offline and not yet forwarded (\(sources)\(names))")
         }
         add(refundsInFlight, "refund in flight", "refunds in flight")
         add(pendingRefunds, "refund pending", "refunds pending")

@@ -110,7 +110,7 @@ extension PaymentProcessor {
     }
 
     /// A convenience over ``lookUpPayment(_:)`` with only the identifiers (tests and tools).
-    public func lookUpPayment(reference: String, localID: String?, processorPaymentID: String?) async throws
+    package func lookUpPayment(reference: String, localID: String?, processorPaymentID: String?) async throws
         -> ProcessorLookup {
         try await lookUpPayment(PaymentLookupQuery(reference: reference, localID: localID,
                                                    processorPaymentID: processorPaymentID))

@@ -201,7 +201,7 @@ public struct PaymentAttempt: Hashable, Sendable {
     public var idScope: LedgerScope?
 
     /// Creates an attempt description.
-    public init(number: Int = 1, paymentAttempt: Int = 1, processorPaymentID: String? = nil, localID: String? = nil,
+    package init(number: Int = 1, paymentAttempt: Int = 1, processorPaymentID: String? = nil, localID: String? = nil,
                 previousState: PaymentState? = nil, lastRecordedAt: Date? = nil, idScope: LedgerScope? = nil) {
         self.number = number
         self.paymentAttempt = paymentAttempt
@@ -231,7 +231,7 @@ public struct PaymentAttempt: Hashable, Sendable {
 
     /// ``vendorAttemptID(reference:)`` for a given vendor payment number, without a scope (the reference-only
     /// form of sessions recorded before keys were scoped).
-    public static func vendorAttemptID(reference: String, paymentAttempt: Int) -> String {
+    package static func vendorAttemptID(reference: String, paymentAttempt: Int) -> String {
         IdempotencyKey.vendorAttemptID(reference: reference, paymentAttempt: paymentAttempt, scope: nil)
     }
 }
@@ -264,7 +264,7 @@ public struct PaymentLookupQuery: Hashable, Sendable {
     public var idScope: LedgerScope?
 
     /// Creates a query.
-    public init(reference: String, paymentAttempt: Int = 1, localID: String? = nil, processorPaymentID: String? = nil,
+    package init(reference: String, paymentAttempt: Int = 1, localID: String? = nil, processorPaymentID: String? = nil,
                 recordedState: PaymentState = .outcomeUnknown, route: PaymentRoute? = nil,
                 captureMode: CaptureMode = .automatic, since: Date = .distantPast, amount: Money? = nil,
                 idScope: LedgerScope? = nil) {

@@ -38,7 +38,7 @@ extension PaymentTerminal {
             stored += references.filter { !stored.contains($0) }
         }
         work.stored = stored
-        work.storedAtRisk = StoredPaymentSummary(count: atRisk.storedCount, amounts: atRisk.storedAmounts)
+        work.storedAtRisk = atRisk
         return work
     }
 

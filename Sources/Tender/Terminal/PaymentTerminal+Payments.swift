@@ -258,7 +258,7 @@ extension PaymentTerminal {
         let target = update.state
         guard target == session.state || PaymentStateMachine.canTransition(from: session.state, to: target) else {
             hub.send(.transitionRejected(reference: session.reference,
-                                         transition: IllegalTransition(from: session.state, to: target)))
+                                         from: session.state, to: target))
             return session
         }
         guard target != session.state || brings(update, newsTo: session) else { return session }

@@ -4,9 +4,11 @@ extension PaymentTerminal {
     // MARK: Offline queue
 
     /// The offline queue as the ledger records it: network status and the stored count, amounts and oldest time,
-    /// read from the ledger's aggregates without scanning sessions. See ``vendorQueueStatus()`` for the
-    /// processor's own view.
-    public func queueStatus() async throws -> OfflineQueueSnapshot {
+    /// read from the ledger's aggregates without scanning sessions; with `includingPayments`, also each offline
+    /// payment's status (``OfflineQueueSnapshot/payments``; this scans the offline sessions). See
+    /// ``vendorQueueStatus()`` for the processor's own view.
+    public func queueStatus(includingPayments: Bool = false) async throws -> OfflineQueueSnapshot {
+        guard !includingPayments else { return try await queueStatusWithPayments() }
         let summary = try await ledger.storedSummary(scope: scope)
         return OfflineQueueSnapshot(networkStatus: networkStatus, storedCount: summary.count,
                                     storedAmounts: summary.amounts, oldestStoredAt: summary.oldestStoredAt)
@@ -21,7 +23,7 @@ extension PaymentTerminal {
     }
 
     /// The offline queue with each offline payment's status (scans the offline sessions).
-    public func queueStatusWithPayments() async throws -> OfflineQueueSnapshot {
+    private func queueStatusWithPayments() async throws -> OfflineQueueSnapshot {
         var snapshot = try await queueStatus()
         let offline = try await ledger.allSessions(scope: scope).filter { $0.route == .offline }
         snapshot.payments = offline.compactMap { session in
@@ -74,7 +76,7 @@ extension PaymentTerminal {
             guard update.state == current || PaymentStateMachine.canTransition(from: current, to: update.state) else {
                 if !skippingStale {
                     hub.send(.transitionRejected(reference: session.reference,
-                                                 transition: IllegalTransition(from: current, to: update.state)))
+                                                 from: current, to: update.state))
                 }
                 continue
             }

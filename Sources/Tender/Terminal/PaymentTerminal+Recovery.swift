@@ -135,7 +135,7 @@ extension PaymentTerminal {
                     move(update.state, update)
                 } else {
                     hub.send(.transitionRejected(reference: session.reference,
-                                                 transition: IllegalTransition(from: current, to: update.state)))
+                                                 from: current, to: update.state))
                 }
             }
         case .notFound:

@@ -96,8 +96,8 @@ public actor PaymentTerminal {
         self.clock = clock
     }
 
-    /// A new subscription to the facade's events, keeping up to ``TenderEvents/defaultBufferLimit`` unread events
-    /// (the newest; see ``TenderEvents`` for the policy).
+    /// A new subscription to the facade's events, keeping up to 1,024 unread events (the newest;
+    /// see ``TenderEvents`` for the policy).
     public nonisolated var events: TenderEvents { hub.subscribe() }
 
     /// A new subscription to the facade's events that keeps up to `bufferingNewest` unread events (at least one):

@@ -80,7 +80,7 @@ public actor CrashingLedger: PaymentLedger {
         return try await inner.allSessions(scope: scope)
     }
     /// Passes through until crashed.
-    public func storedSummary(scope: LedgerScope) async throws -> StoredPaymentSummary {
+    package func storedSummary(scope: LedgerScope) async throws -> StoredPaymentSummary {
         try read()
         return try await inner.storedSummary(scope: scope)
     }

@@ -119,7 +119,7 @@ public final class FaultInjectingLedger: PaymentLedger, @unchecked Sendable {
     }
 
     /// Reads through.
-    public func storedSummary(scope: LedgerScope) async throws -> StoredPaymentSummary {
+    package func storedSummary(scope: LedgerScope) async throws -> StoredPaymentSummary {
         try await inner.storedSummary(scope: scope)
     }
 

@@ -20,7 +20,7 @@ extension SQLitePaymentLedger {
     /// SQLite's `EXPLAIN QUERY PLAN` for the queries behind `storedSummary(scope:)`, one detail line per step,
     /// e.g. `SEARCH stored_aggregates USING PRIMARY KEY (merchant_id=? AND location_id=?)`. A line starting with
     /// `SCAN sessions` would mean the summary reads every session.
-    public func explainStoredSummaryQuery(scope: LedgerScope) throws -> [String] {
+    package func explainStoredSummaryQuery(scope: LedgerScope) throws -> [String] {
         try guarded("explain the stored-payment summary") {
             try explain([LedgerSQL.selectAggregates, LedgerSQL.selectOldestStored],
                         [.text(scope.merchantID), .text(scope.locationID)])

@@ -52,7 +52,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     package static let applicationID: Int32 = 0x5445_4E44
 
     /// The schema version this build writes (SQLite `user_version`). Files with a newer version are refused.
-    public static var schemaVersion: Int { migrations.last?.version ?? 0 }
+    package static var schemaVersion: Int { migrations.last?.version ?? 0 }
 
     /// The ledger file.
     public nonisolated let url: URL
@@ -149,7 +149,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     /// and one more at the next commit (the new log's header); waits up to the busy timeout for readers in other
     /// connections.
     /// - Throws: ``PaymentError/Code/ledgerUnavailable`` if SQLite fails or a reader kept part of the WAL busy.
-    public func checkpoint() throws {
+    package func checkpoint() throws {
         try guarded("checkpoint its WAL") {
             let (frames, checkpointed) = try db.checkpoint(mode: SQLITE_CHECKPOINT_TRUNCATE)
             guard checkpointed == frames else {
