@@ -7,6 +7,7 @@ import PackageDescription
 
 let package = Package(
     name: "Tender",
+    defaultLocalization: "en",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         // The core: money, requests, policy, the session state machine, the ledgers, the `PaymentTerminal` facade.
@@ -21,6 +22,8 @@ let package = Package(
         // trait (see `traits` below), which links the vendor's own package.
         .library(name: "TenderStripeTerminal", targets: ["TenderStripeTerminal"]),
         .library(name: "TenderSquareMobilePayments", targets: ["TenderSquareMobilePayments"]),
+        // The app's side: an observable model over `PaymentTerminal` for SwiftUI (or any Observation client).
+        .library(name: "TenderUI", targets: ["TenderUI"]),
         // The server half: Stripe's and Square's REST APIs for capture, void, refunds, lookups and connection tokens.
         .library(name: "TenderServer", targets: ["TenderServer"]),
         // The simulators: faithful models of each vendor SDK for tests, previews and the demo. Not for shipping apps.
@@ -78,6 +81,13 @@ let package = Package(
         ),
         // The wire types shared with the server half: Foundation only.
         .target(name: "TenderWire", path: "Sources/TenderWire"),
+        // The observable, main-actor model over the facade, and its localizable cashier-facing strings.
+        .target(name: "TenderUI", dependencies: ["Tender"], path: "Sources/TenderUI", resources: [.process("Resources")]),
+        .testTarget(
+            name: "TenderUITests",
+            dependencies: ["TenderUI", "TenderTesting", "TenderStripe", "TenderStripeSimulator"],
+            path: "Tests/TenderUITests"
+        ),
 
         // MARK: Stripe Terminal (Adapters/Stripe)
         .target(name: "TenderStripe", dependencies: ["Tender"], path: "Adapters/Stripe/Sources/Adapter"),

@@ -21,6 +21,7 @@ update=0
 modules=(
   "TenderWire 0 TenderWire Sources/TenderWire"
   "Tender 300 Tender Sources/Tender"
+  "TenderUI 40 TenderUI Sources/TenderUI"
   "TenderStripe 50 TenderStripe Adapters/Stripe/Sources/Adapter"
   "TenderSquare 50 TenderSquare Adapters/Square/Sources/Adapter"
   "TenderStripeTerminal 15 TenderStripeTerminalOverSurface Adapters/Stripe/Sources/Bridge"

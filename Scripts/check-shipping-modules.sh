@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-shipping=(Tender TenderStripe TenderSquare TenderStripeTerminal TenderSquareMobilePayments)
+shipping=(Tender TenderUI TenderStripe TenderSquare TenderStripeTerminal TenderSquareMobilePayments)
 # Test-support targets: none may be a dependency of a shipping target.
 support_pattern='^(TenderTesting|TenderTestKit|TenderPowerLoss|.*Simulator|.*Surface.*|HouseAccountAdapter)$'
 # Types and hooks that are test code (a symbol naming one of them in a shipping module fails the check).

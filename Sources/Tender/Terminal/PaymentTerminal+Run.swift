@@ -60,6 +60,7 @@ extension PaymentTerminal {
             hub.send(.processor(event))
             if let snapshot = try? await queueStatus() { hub.send(.queueChanged(snapshot)) }
         default:
+            readerState.learn(event)
             hub.send(.processor(event))
         }
     }

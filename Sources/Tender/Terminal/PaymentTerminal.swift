@@ -58,6 +58,9 @@ public actor PaymentTerminal {
     var lastAuthorizationCheck: [String: Date] = [:]
     /// When each succeeded refund still inside its processor's change window was last looked up (by scope and id).
     var lastRefundCheck: [String: Date] = [:]
+    /// The reader side as last learned (``snapshot()``): the connected reader, its connection status, the update
+    /// it offers or requires, and the phase of each payment in progress.
+    var readerState = ReaderState()
 
     /// Creates the facade over the app's durable ledger. Does no work: call ``recover()`` after launch and ``run()``
     /// for background events.
@@ -122,11 +125,22 @@ public actor PaymentTerminal {
 
     /// Connects a reader at the scope's location.
     public func connectReader(_ reader: Reader) async throws -> Reader {
-        try await processor.connectReader(reader, locationID: scope.locationID)
+        readerState.status = .connecting
+        do {
+            let connected = try await processor.connectReader(reader, locationID: scope.locationID)
+            readerState.connected(connected)
+            return connected
+        } catch {
+            readerState.status = readerState.reader == nil ? .notConnected : .connected
+            throw error
+        }
     }
 
     /// Disconnects the reader.
-    public func disconnectReader() async throws { try await processor.disconnectReader() }
+    public func disconnectReader() async throws {
+        try await processor.disconnectReader()
+        readerState.disconnected()
+    }
 
     // MARK: Sessions
 

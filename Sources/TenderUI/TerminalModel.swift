@@ -1,0 +1,324 @@
+public import Observation
+public import Tender
+import Foundation
+
+/// The state an app's screens show, kept up to date from a ``Tender/PaymentTerminal``: reader and connection status,
+/// readers as discovery finds them, software-update progress, the current payment's phase and the prompt to show,
+/// the offline queue and its forwarding progress, and the last error with its advice.
+///
+/// Views read its properties (SwiftUI re-renders on change through Observation) and call its actions; all logic is
+/// here, none in the views. Start it once, in a task that lives as long as the screen or the app:
+/// ```swift
+/// @State var model = TerminalModel(terminal: terminal)
+/// var body: some View {
+///     CheckoutView(model: model).task { await model.start() }
+/// }
+/// ```
+/// ``start()`` reads the facade's ``Tender/PaymentTerminal/snapshot()`` and then follows its events, so a screen
+/// that appears late starts from the current state, not from "nothing connected".
+@Observable @MainActor
+public final class TerminalModel {
+    /// The facade the model drives.
+    public let terminal: PaymentTerminal
+
+    /// Whether the device reaches the processor.
+    public private(set) var networkStatus: NetworkStatus = .unknown
+    /// The connected reader, `nil` when none is.
+    public private(set) var reader: Reader?
+    /// The reader's connection status (including discovering, connecting and reconnecting).
+    public private(set) var readerStatus: ReaderConnectionStatus = .notConnected
+    /// The readers found by the running (or last) discovery, in the order found; updated in place as the vendor
+    /// learns more about one (a serial number first, then its model and battery).
+    public private(set) var discoveredReaders: [Reader] = []
+    /// The software update the reader offers or requires.
+    public private(set) var softwareUpdate: ReaderSoftwareUpdate?
+    /// The progress of the update installing now (0...1), `nil` when none is.
+    public private(set) var updateProgress: Double?
+    /// The reference of the payment in progress or last taken.
+    public private(set) var paymentReference: String?
+    /// The state of that payment.
+    public private(set) var paymentState: PaymentState?
+    /// What to show the cashier and customer for that payment now.
+    public private(set) var prompt: CheckoutPrompt?
+    /// The offline queue: count, amount per currency, oldest.
+    public private(set) var queue: OfflineQueueSnapshot = .init(networkStatus: .unknown)
+    /// Forwarding progress since the stored payments started to go out, `nil` when nothing is being forwarded.
+    public private(set) var forwarding: ForwardingProgress?
+    /// The last error, until ``dismissError()`` or the next action; its ``Tender/PaymentError/recovery`` says what to
+    /// do (``Tender/PaymentError/Recovery/localizedAdvice``).
+    public private(set) var lastError: PaymentError?
+
+    private var discovery: Task<Void, Never>?
+    @ObservationIgnored private var queueGeneration = 0
+
+    /// Creates a model over a facade. Call ``start()`` to fill it.
+    public init(terminal: PaymentTerminal) {
+        self.terminal = terminal
+    }
+
+    /// Whether a payment is with the reader or the processor now (a Cancel button's visibility).
+    public var isPaymentInProgress: Bool {
+        guard let paymentState else { return false }
+        return [.created, .collecting, .processing].contains(paymentState)
+    }
+
+    /// Starts from the facade's current state and follows its events until the calling task is cancelled or the
+    /// facade is gone. Call it once per model (SwiftUI: `.task { await model.start() }`).
+    public func start() async {
+        let events = terminal.events  // subscribe first: nothing sent after the snapshot is missed
+        do {
+            apply(try await terminal.snapshot())
+        } catch {
+            lastError = PaymentError.from(error)
+        }
+        for await event in events {
+            apply(event)
+            if Task.isCancelled { return }
+        }
+    }
+
+    // MARK: Actions
+
+    /// Looks for readers for at most `timeout` seconds, listing them in ``discoveredReaders`` as they are found.
+    /// Calling it again, or ``stopDiscovery()``, ends the previous discovery.
+    public func discoverReaders(timeout: Double = 10) async {
+        discovery?.cancel()
+        discoveredReaders = []
+        lastError = nil
+        let previousStatus = readerStatus
+        readerStatus = .discovering
+        let task = Task { [terminal] in
+            do {
+                for found in try await terminal.discoverReaders(timeout: timeout) {
+                    self.found(found)
+                }
+            } catch is CancellationError {
+            } catch {
+                self.lastError = PaymentError.from(error)
+            }
+        }
+        discovery = task
+        await task.value
+        if readerStatus == .discovering { readerStatus = reader == nil ? .notConnected : previousStatus }
+    }
+
+    /// Ends a running discovery.
+    public func stopDiscovery() {
+        discovery?.cancel()
+    }
+
+    /// Connects a reader found by discovery.
+    public func connect(_ reader: Reader) async {
+        discovery?.cancel()
+        lastError = nil
+        readerStatus = .connecting
+        do {
+            self.reader = try await terminal.connectReader(reader)
+            readerStatus = .connected
+        } catch {
+            readerStatus = self.reader == nil ? .notConnected : .connected
+            lastError = PaymentError.from(error)
+        }
+    }
+
+    /// Disconnects the reader.
+    public func disconnect() async {
+        do {
+            try await terminal.disconnectReader()
+            reader = nil
+            readerStatus = .notConnected
+        } catch {
+            lastError = PaymentError.from(error)
+        }
+    }
+
+    /// Takes a payment, following it in ``paymentState`` and ``prompt``; returns the recorded session, or `nil` when
+    /// it was refused before the processor was called or could not be recorded (see ``lastError``).
+    @discardableResult
+    public func charge(_ request: PaymentRequest) async -> PaymentSession? {
+        lastError = nil
+        paymentReference = request.reference
+        paymentState = nil
+        prompt = nil
+        do {
+            let session = try await terminal.takePayment(request)
+            record(session)
+            return session
+        } catch {
+            lastError = PaymentError.from(error)
+            if let session = try? await terminal.session(reference: request.reference) { record(session) }
+            return nil
+        }
+    }
+
+    /// Cancels the payment in progress, if the vendor still can (Tender records `canceled` only when it confirms).
+    public func cancelPayment() async {
+        guard let paymentReference, isPaymentInProgress else { return }
+        do {
+            try await terminal.cancelPayment(reference: paymentReference)
+        } catch {
+            lastError = PaymentError.from(error)
+        }
+    }
+
+    /// Refunds a payment (all of what is left, or `amount`); returns the refund as recorded, or `nil` with
+    /// ``lastError`` set.
+    @discardableResult
+    public func refund(reference: String, amount: Money? = nil) async -> RefundRecord? {
+        lastError = nil
+        do {
+            return try await terminal.refund(reference: reference, amount: amount)
+        } catch {
+            lastError = PaymentError.from(error)
+            return nil
+        }
+    }
+
+    /// Clears ``lastError``.
+    public func dismissError() { lastError = nil }
+
+    // MARK: Applying state
+
+    private func record(_ session: PaymentSession) {
+        guard session.reference == paymentReference else { return }
+        if session.state == .storedOffline { refreshQueue() }
+        // The call's result is read from the ledger after its last step: it wins over any event still on its way.
+        paymentState = session.state
+        if let next = CheckoutPrompt(session.state) { prompt = next }
+        if let error = session.lastError, CheckoutPrompt(session.state) == .notApproved || session.state == .outcomeUnknown {
+            lastError = error
+        }
+    }
+
+    /// Moves the followed payment to `state` if that is forward from what is shown: the call's result, its events and
+    /// a snapshot can arrive in any order, and a payment must never be shown going backwards.
+    /// - Returns: whether `state` is now shown.
+    @discardableResult
+    private func follow(_ reference: String, to state: PaymentState) -> Bool {
+        if reference == paymentReference, let current = paymentState {
+            guard current == state || PaymentStateMachine.canTransition(from: current, to: state) else { return false }
+        }
+        paymentReference = reference
+        paymentState = state
+        if let next = CheckoutPrompt(state) { prompt = next }
+        return true
+    }
+
+    private func found(_ found: Reader) {
+        if let index = discoveredReaders.firstIndex(where: { $0.id == found.id }) {
+            discoveredReaders[index] = found
+        } else {
+            discoveredReaders.append(found)
+        }
+    }
+
+    func apply(_ snapshot: TerminalSnapshot) {
+        networkStatus = snapshot.networkStatus
+        reader = snapshot.reader
+        readerStatus = snapshot.readerStatus
+        softwareUpdate = snapshot.softwareUpdate
+        setQueue(snapshot.queue)
+        // A payment the model already follows (started through ``charge(_:)``) is not replaced by an older read.
+        if let current = snapshot.paymentsInProgress.last, paymentReference == nil || paymentReference == current.reference {
+            follow(current.reference, to: current.state)
+        }
+    }
+
+    func apply(_ event: TenderEvent) {
+        switch event {
+        case .processor(let event): apply(event)
+        case .paymentStateChanged(let change):
+            if change.from == .storedOffline || change.to == .storedOffline { refreshQueue() }
+            guard change.reference == paymentReference || paymentReference == nil else { return }
+            if follow(change.reference, to: change.to), let error = change.error { lastError = error }
+        case .paymentRefused(let reference, let error):
+            guard reference == paymentReference else { return }
+            lastError = error
+        case .queueChanged:
+            // The facade may send two of these out of order (two polls overlapping): read the ledger's figures
+            // now rather than trusting the order of the payloads.
+            refreshQueue()
+        case .refundChanged(let refund):
+            if let error = refund.error, refund.status == .failed { lastError = error }
+        default:
+            break
+        }
+    }
+
+    private func apply(_ event: ProcessorEvent) {
+        switch event {
+        case .networkStatusChanged(let status): networkStatus = status
+        case .readerInputRequested(let options):
+            if isPaymentInProgress || paymentState == nil { prompt = .presentCard(options) }
+        case .readerMessage(let message): prompt = .readerMessage(message)
+        case .readerConnectionChanged(let status):
+            readerStatus = status
+            if status == .notConnected { reader = nil }
+        case .readerDisconnected, .readerReconnectFailed:
+            reader = nil
+            readerStatus = .notConnected
+        case .readerReconnectStarted: readerStatus = .reconnecting
+        case .readerReconnectSucceeded: readerStatus = .connected
+        case .softwareUpdateAvailable(let update): softwareUpdate = update
+        case .softwareUpdateProgress(let progress): updateProgress = progress
+        case .softwareUpdateFinished(let error):
+            updateProgress = nil
+            if let error { lastError = error } else { softwareUpdate = nil }
+        case .batteryLevelChanged(let level, let isCharging):
+            reader?.batteryLevel = level
+            reader?.isCharging = isCharging
+        case .forwardingError(let error): lastError = error
+        default: break
+        }
+    }
+
+    /// Reads the ledger's queue figures again (a payment was stored or left the queue).
+    private func refreshQueue() {
+        queueGeneration += 1
+        let generation = queueGeneration
+        Task { [terminal] in
+            // A later event or read supersedes this one: never show an older figure after a newer.
+            if let snapshot = try? await terminal.queueStatus(), generation == self.queueGeneration {
+                self.setQueue(snapshot)
+            }
+        }
+    }
+
+    private func setQueue(_ snapshot: OfflineQueueSnapshot) {
+        let before = queue.storedCount
+        queue = snapshot
+        networkStatus = snapshot.networkStatus == .unknown ? networkStatus : snapshot.networkStatus
+        let now = snapshot.storedCount
+        if now < before {
+            let total = max(forwarding?.total ?? before, before)
+            forwarding = ForwardingProgress(forwarded: total - now, total: total)
+        } else if now > before, forwarding?.isFinished ?? false {
+            forwarding = nil
+        }
+    }
+}
+
+extension PaymentError {
+    /// Every error Tender throws is a ``Tender/PaymentError``; anything else (a cancellation of the calling task)
+    /// becomes one with code ``Tender/PaymentError/Code/canceled`` or ``Tender/PaymentError/Code/integrationError``.
+    static func from(_ error: any Error) -> PaymentError {
+        if let error = error as? PaymentError { return error }
+        if error is CancellationError {
+            return PaymentError(.canceled, recovery: .none, phase: .unknown, message: "The operation was canceled.")
+        }
+        return PaymentError(.integrationError, recovery: .fixIntegration, phase: .unknown,
+                            message: "Unexpected error: \(error)")
+    }
+}
+
+/// How far forwarding of the stored payments has come since they started to go out.
+public struct ForwardingProgress: Hashable, Sendable {
+    /// How many have left the device.
+    public var forwarded: Int
+    /// How many were stored when forwarding started (or since).
+    public var total: Int
+    /// Whether every one has left the device.
+    public var isFinished: Bool { forwarded >= total }
+    /// 0...1, for a progress bar.
+    public var fraction: Double { total == 0 ? 1 : Double(forwarded) / Double(total) }
+}
