@@ -77,7 +77,9 @@ let package = Package(
         .target(
             name: "Tender",
             dependencies: ["CSQLite", "TenderWire"],
-            path: "Sources/Tender"
+            path: "Sources/Tender",
+            // The privacy manifest: the required-reason APIs the ledger calls (file metadata, `stat`).
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // The wire types shared with the server half: Foundation only.
         .target(name: "TenderWire", path: "Sources/TenderWire"),
@@ -180,7 +182,9 @@ let package = Package(
                 .product(name: "SquareMobilePaymentsSDK", package: "mobile-payments-sdk-ios",
                          condition: .when(traits: ["SquareMobilePaymentsSDK"])),
             ],
-            path: "Adapters/Square/Sources/Bridge"
+            path: "Adapters/Square/Sources/Bridge",
+            // The privacy manifest: the required-reason API the bridge calls (`UserDefaults`).
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // The same bridge files (symbolic links) compiled against the surface mirror, for tests on any platform.
         .target(

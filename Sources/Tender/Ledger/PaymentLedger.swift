@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Counts and totals of stored, unforwarded payments in one scope, kept up to date by the ledger on every write so
 /// that reading them never scans the sessions.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// What the facade knows now, in one read: what a screen needs before the first event arrives.
 ///
