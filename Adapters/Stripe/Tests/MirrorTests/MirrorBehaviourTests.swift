@@ -165,7 +165,7 @@ import Testing
 
     @Test func optionalTwoFormRequirementsAnswerOrSayTheyAreNotImplemented() async throws {
         let intent = SurfaceObjects.intent()
-        let option = PaymentOption(surface: .backend)
+        let option = PaymentOption.card()
         let selectedTheOption: Bool = await withCheckedContinuation { continuation in
             SelectingReaderDelegate().reader(
                 SurfaceObjects.reader(), didRequestPaymentMethodSelection: intent, availablePaymentOptions: [option]
