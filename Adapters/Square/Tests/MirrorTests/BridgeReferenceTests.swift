@@ -75,4 +75,26 @@ struct BridgeReferenceTests {
             #expect(documented, "`\(sample)`: the doc comment must say it is the spelling Square's compiled sample uses")
         }
     }
+
+    @Test("only the imports differ between the mirror build and the SDK build")
+    func onlyTheImportsDiffer() throws {
+        let root = try SurfaceReference.packageRoot(from: #filePath)
+        let folder = root.appendingPathComponent("Adapters/Square/Sources/Bridge")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let problems = BridgeSourceScan.mirrorOnlyAlternatives(in: text)
+            #expect(problems.isEmpty, "\(file): \(problems.joined(separator: "; "))")
+        }
+        let alternative = """
+            #if TENDER_SURFACE_MIRROR
+            import SquareMobilePaymentsSurface
+            let linked = false
+            #elseif SquareMobilePaymentsSDK
+            import SquareMobilePaymentsSDK
+            #endif
+            """
+        #expect(BridgeSourceScan.mirrorOnlyAlternatives(in: alternative).contains { $0.hasPrefix("line 3:") })
+    }
 }

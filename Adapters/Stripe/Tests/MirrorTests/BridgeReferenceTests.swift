@@ -68,4 +68,39 @@ extension SurfaceReference {
         let named = scan.namedTypes(among: ["ErrorCode", "ErrorCode.Code", "Reader", "Refund", "Cart", "Stripe"])
         #expect(Set(named.keys) == ["ErrorCode.Code", "Reader", "Stripe"])
     }
+
+    /// Issue 20: every bridge line compiles in the mirror build; only the imports may differ.
+    @Test func onlyTheImportsDifferBetweenTheMirrorBuildAndTheSDKBuild() throws {
+        let folder = SurfaceReference.packageRoot().appendingPathComponent("Adapters/Stripe/Sources/Bridge")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let problems = BridgeSourceScan.mirrorOnlyAlternatives(in: text)
+            #expect(problems.isEmpty, "\(file): \(problems.joined(separator: "; "))")
+        }
+        // The check sees an alternative implementation: the shape the refunds file had before issue 20.
+        let before = """
+            #if TENDER_SURFACE_MIRROR
+            import StripeTerminalSurface
+            #elseif StripeTerminalSDK
+            import StripeTerminal
+            #endif
+            #if StripeTerminalSDK || TENDER_SURFACE_MIRROR
+            extension StripeTerminalBridge {
+                #if TENDER_SURFACE_MIRROR
+                func refund() { refuse() }
+                #else
+                func refund() { terminal.confirmRefund { _, _ in } }
+                #endif
+            }
+            #else
+            let nothing = 0
+            #endif
+            """
+        let problems = BridgeSourceScan.mirrorOnlyAlternatives(in: before)
+        #expect(problems.contains { $0.hasPrefix("line 9:") && $0.contains("refuse()") })
+        #expect(problems.contains { $0.hasPrefix("line 11:") && $0.contains("confirmRefund") })
+        #expect(problems.contains { $0.hasPrefix("line 14:") && $0.contains("guard") })
+    }
 }

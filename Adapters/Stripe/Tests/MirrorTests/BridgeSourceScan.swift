@@ -253,3 +253,37 @@ struct BridgeReferenceCheck {
         return result
     }
 }
+
+extension BridgeSourceScan {
+    /// Where `source` (a bridge file's raw text) lets the mirror build differ from the SDK build other than by its
+    /// imports: a `#if` on `TENDER_SURFACE_MIRROR` alone may hold only `import` lines in every branch, and the
+    /// whole-file guard (`#if <trait> || TENDER_SURFACE_MIRROR`) may have no `#else` / `#elseif`.
+    static func mirrorOnlyAlternatives(in source: String) -> [String] {
+        struct Block { var condition: String; var line: Int }
+        var problems: [String] = []
+        var stack: [Block] = []
+        for (offset, raw) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            let number = offset + 1
+            if line.hasPrefix("#if ") {
+                stack.append(Block(condition: String(line.dropFirst(4)), line: number))
+                continue
+            }
+            if line.hasPrefix("#endif") { _ = stack.popLast(); continue }
+            if line.hasPrefix("#else") || line.hasPrefix("#elseif") {
+                if let block = stack.last, block.condition.contains("TENDER_SURFACE_MIRROR"),
+                   block.condition.contains("||") {
+                    problems.append("line \(number): an alternative to the mirror-or-SDK guard of line \(block.line)")
+                }
+                continue
+            }
+            guard let block = stack.last(where: { $0.condition.contains("TENDER_SURFACE_MIRROR") }),
+                  !block.condition.contains("||") else { continue }
+            let code = line.components(separatedBy: "//")[0].trimmingCharacters(in: .whitespaces)
+            if !code.isEmpty && !code.hasPrefix("import ") && !code.contains(" import ") {
+                problems.append("line \(number): `\(code)` differs between the mirror build and the SDK build")
+            }
+        }
+        return problems
+    }
+}
