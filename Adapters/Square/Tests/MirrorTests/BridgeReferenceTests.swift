@@ -97,4 +97,21 @@ struct BridgeReferenceTests {
             """
         #expect(BridgeSourceScan.mirrorOnlyAlternatives(in: alternative).contains { $0.hasPrefix("line 3:") })
     }
+
+    /// `Tests/BridgeOverSurface` (the target the tests and the demo build with `TENDER_SURFACE_MIRROR`) holds a
+    /// link to each bridge file and nothing else, so what is checked is what ships.
+    @Test("the over-the-mirror target compiles exactly the bridge files")
+    func overSurfaceCompilesTheBridgeFiles() throws {
+        let root = try SurfaceReference.packageRoot(from: #filePath)
+        let bridge = root.appendingPathComponent("Adapters/Square/Sources/Bridge")
+        let links = root.appendingPathComponent("Adapters/Square/Tests/BridgeOverSurface")
+        let sources = try FileManager.default.contentsOfDirectory(atPath: bridge.path).filter { $0.hasSuffix(".swift") }
+        let linked = try FileManager.default.contentsOfDirectory(atPath: links.path)
+        #expect(Set(linked) == Set(sources))
+        for name in sources {
+            let resolved = links.appendingPathComponent(name).resolvingSymlinksInPath().standardizedFileURL.path
+            #expect(resolved == bridge.appendingPathComponent(name).resolvingSymlinksInPath().standardizedFileURL.path,
+                    "\(name) in BridgeOverSurface is not a link to the bridge's file")
+        }
+    }
 }

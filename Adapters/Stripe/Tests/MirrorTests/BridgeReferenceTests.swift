@@ -103,4 +103,20 @@ extension SurfaceReference {
         #expect(problems.contains { $0.hasPrefix("line 11:") && $0.contains("confirmRefund") })
         #expect(problems.contains { $0.hasPrefix("line 14:") && $0.contains("guard") })
     }
+
+    /// `Tests/BridgeOverSurface` (the target the tests and the demo build with `TENDER_SURFACE_MIRROR`) holds a
+    /// link to each bridge file and nothing else, so what is checked is what ships.
+    @Test func theOverSurfaceTargetCompilesExactlyTheBridgeFiles() throws {
+        let root = SurfaceReference.packageRoot()
+        let bridge = root.appendingPathComponent("Adapters/Stripe/Sources/Bridge")
+        let links = root.appendingPathComponent("Adapters/Stripe/Tests/BridgeOverSurface")
+        let sources = try FileManager.default.contentsOfDirectory(atPath: bridge.path).filter { $0.hasSuffix(".swift") }
+        let linked = try FileManager.default.contentsOfDirectory(atPath: links.path)
+        #expect(Set(linked) == Set(sources))
+        for name in sources {
+            let resolved = links.appendingPathComponent(name).resolvingSymlinksInPath().standardizedFileURL.path
+            #expect(resolved == bridge.appendingPathComponent(name).resolvingSymlinksInPath().standardizedFileURL.path,
+                    "\(name) in BridgeOverSurface is not a link to the bridge's file")
+        }
+    }
 }
