@@ -222,17 +222,6 @@ public class SurchargeConfiguration: NSObject, NSCopying {
     public func copy(with zone: NSZone? = nil) -> Any { self }
 }
 
-/// `SCPTippingConfiguration`. Shape only: no bridge names it, so its members are not mirrored.
-public class TippingConfiguration: NSObject, NSCopying {
-    /// Creates the object (for a backend).
-    package init(surface: SurfaceConstruction) {
-        super.init()
-    }
-
-    /// `NSCopying`: immutable here, so a copy is the object itself.
-    public func copy(with zone: NSZone? = nil) -> Any { self }
-}
-
 /// `SCPWechatPayDetails`. Shape only: no bridge names it, so its members are not mirrored.
 public class WechatPayDetails: NSObject {
     /// Creates the object (for a backend).
@@ -266,14 +255,6 @@ public class CollectSetupIntentConfiguration: NSObject, NSCopying {
 
     /// `NSCopying`: immutable here, so a copy is the object itself.
     public func copy(with zone: NSZone? = nil) -> Any { self }
-}
-
-/// `SCPCart`. Shape only: no bridge names it, so its members are not mirrored.
-public class Cart: NSObject {
-    /// Creates the object (for a backend).
-    package init(surface: SurfaceConstruction) {
-        super.init()
-    }
 }
 
 /// `SCPCollectInputsParameters`. Shape only: no bridge names it, so its members are not mirrored.

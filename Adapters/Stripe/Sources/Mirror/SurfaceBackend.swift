@@ -205,6 +205,9 @@ package enum SurfaceBuiltProduct {
     case bluetoothProximityDiscoveryConfiguration(BluetoothProximityDiscoveryConfiguration)
     case bluetoothConnectionConfiguration(BluetoothConnectionConfiguration)
     case refundParameters(RefundParameters)
+    case cart(Cart)
+    case cartLineItem(CartLineItem)
+    case tippingConfiguration(TippingConfiguration)
 }
 
 /// The cardholder verification a simulated card asks for, for `SimulatedCard.isOnlinePin()` / `isOfflinePin()`.

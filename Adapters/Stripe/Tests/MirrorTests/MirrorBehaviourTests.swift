@@ -153,6 +153,29 @@ import Testing
         #expect(throws: ErrorCode.self) { try PaymentIntentParametersBuilder(amount: 0, currency: "usd").build() }
     }
 
+    @Test func refundCartAndTippingBuildersKeepTheirValuesAndAskTheBackend() throws {
+        let (backend, _) = freshTerminal()
+        defer { SurfaceBackendSlot.uninstall() }
+        let refund = try RefundParametersBuilder(chargeId: "ch_1", amount: 300, currency: "cad")
+            .setMetadata(["k": "v"]).setReverseTransfer(true).build()
+        #expect(refund.chargeId == "ch_1" && refund.paymentIntentId == nil && refund.amount == 300)
+        #expect(refund.metadata == ["k": "v"] && refund.reverseTransfer?.boolValue == true)
+        #expect(refund.refundApplicationFee == nil)
+        let line = try CartLineItemBuilder(displayName: "Latte").setQuantity(2).setAmount(450).build()
+        let cart = try CartBuilder(currency: "usd").setLineItems([line]).setTax(72).setTotal(972).build()
+        #expect(cart.lineItems == [line] && cart.tax == 72 && cart.total == 972 && cart.currency == "usd")
+        #expect(line.quantity == 2 && line.displayName == "Latte" && line.amount == 450)
+        #expect(try TippingConfigurationBuilder().setEligibleAmount(800).build().eligibleAmount == 800)
+        #expect(backend.calls.filter { $0 == "validate" }.count == 4)
+
+        backend.onValidate = { product in
+            if case .refundParameters(let parameters) = product, parameters.amount == 0 {
+                throw ErrorCode(.invalidRefundParameters)
+            }
+        }
+        #expect(throws: ErrorCode.self) { try RefundParametersBuilder(chargeId: "ch_1", amount: 0, currency: "cad").build() }
+    }
+
     @Test func tokenProviderFormsStandInForEachOther() async throws {
         let (_, _) = freshTerminal()
         defer { SurfaceBackendSlot.uninstall() }
