@@ -208,6 +208,9 @@ package enum SurfaceBuiltProduct {
     case cart(Cart)
     case cartLineItem(CartLineItem)
     case tippingConfiguration(TippingConfiguration)
+    case internetDiscoveryConfiguration(InternetDiscoveryConfiguration)
+    case tapToPayDiscoveryConfiguration(TapToPayDiscoveryConfiguration)
+    case internetConnectionConfiguration(InternetConnectionConfiguration)
 }
 
 /// The cardholder verification a simulated card asks for, for `SimulatedCard.isOnlinePin()` / `isOfflinePin()`.

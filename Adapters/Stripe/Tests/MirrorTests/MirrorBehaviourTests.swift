@@ -176,6 +176,18 @@ import Testing
         #expect(throws: ErrorCode.self) { try RefundParametersBuilder(chargeId: "ch_1", amount: 0, currency: "cad").build() }
     }
 
+    @Test func readerKindConfigurationsFollowTheReference() throws {
+        let (backend, _) = freshTerminal()
+        defer { SurfaceBackendSlot.uninstall() }
+        #expect(DiscoveryFilter.bySerialNumber("") == nil && DiscoveryFilter.bySerialNumber("WPC-1") != nil)
+        #expect(DiscoveryFilter.byReaderId("WPC-1") == nil && DiscoveryFilter.byReaderId("tmr_1") != nil)
+        let internet = try InternetDiscoveryConfigurationBuilder().setLocationId("tml_1").setTimeout(10).build()
+        #expect(internet.discoveryMethod == .internet && internet.locationId == "tml_1" && internet.timeout == 10)
+        #expect(!internet.simulated)
+        #expect(try TapToPayDiscoveryConfigurationBuilder().setSimulated(true).build().discoveryMethod == .tapToPay)
+        #expect(backend.calls.filter { $0 == "validate" }.count == 2)
+    }
+
     @Test func tokenProviderFormsStandInForEachOther() async throws {
         let (_, _) = freshTerminal()
         defer { SurfaceBackendSlot.uninstall() }
