@@ -4,7 +4,8 @@
 CI starts from a clean clone that may not have the workspace's `../shared` folder, so the facts the tests check
 against live in the repository:
 
-  Tests/Reference/sdk-surface/*.json   the SDKs' public API as Swift imports it (mirror-vs-surface checks)
+  Tests/Reference/sdk-surface/*.json   the SDKs' whole documented public API as Swift imports it (from
+                                       shared/reference/sdk-surface/full/; mirror-vs-surface checks)
   Tests/Reference/peers/square-connect-api-2025-08-20.json   Square's OpenAPI document (the Square peer validates
                                                               every request and answer against it)
   Tests/Reference/peers/stripe-openapi-fixtures3-2023-09-12.json   Stripe's example objects (decoding tests)
@@ -28,9 +29,11 @@ STRIPE_SCHEMAS = ["payment_intent", "charge", "refund", "terminal.location", "te
                   "terminal.reader"]
 
 COPIES = [
-    ("reference/sdk-surface/stripe-terminal-ios.json", "sdk-surface/stripe-terminal-ios.json"),
-    ("reference/sdk-surface/square-mobile-payments-ios.json", "sdk-surface/square-mobile-payments-ios.json"),
-    ("reference/sdk-surface/README.md", "sdk-surface/README.md"),
+    # The full surfaces (second pass: each SDK's whole documented public surface), not the partial first-pass files
+    # beside them in shared/reference/sdk-surface/.
+    ("reference/sdk-surface/full/stripe-terminal-ios.json", "sdk-surface/stripe-terminal-ios.json"),
+    ("reference/sdk-surface/full/square-mobile-payments-ios.json", "sdk-surface/square-mobile-payments-ios.json"),
+    ("reference/sdk-surface/full/README.md", "sdk-surface/README.md"),
     ("peers/square-connect-api-2025-08-20.json", "peers/square-connect-api-2025-08-20.json"),
     ("peers/stripe-openapi-fixtures3-2023-09-12.json", "peers/stripe-openapi-fixtures3-2023-09-12.json"),
 ]

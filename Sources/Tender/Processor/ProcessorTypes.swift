@@ -339,6 +339,9 @@ public enum ProcessorEvent: Hashable, Sendable {
     case softwareUpdateFinished(PaymentError?)
     /// The reader's battery level changed (0...1).
     case batteryLevelChanged(level: Double, isCharging: Bool)
+    /// The reader warned that its battery is low (Stripe's `readerDidReportLowBatteryWarning`): charge it before it
+    /// stops taking payments.
+    case readerBatteryLow
     /// A stored payment was forwarded, declined after forwarding, or failed to forward.
     case paymentForwarded(ProcessorPaymentUpdate)
     /// Forwarding failed for a reason not tied to one payment (credentials, account mismatch).

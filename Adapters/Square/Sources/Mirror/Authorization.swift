@@ -14,9 +14,9 @@ public protocol AuthorizationManager: AnyObject {
     /// Authorizes the SDK. Call on the main thread; `completion` gets `nil` on success or an
     /// ``AuthorizationError``.
     ///
-    /// Mirror: spelled as Swift imports it (`-authorizeWithAccessToken:locationID:completion:`), which the SDK's
-    /// example app implements and calls; the DocC prints `authorize(accessToken:locationID:completion:)` (reference
-    /// `square-mobile-payments-ios.md` §1).
+    /// Spelling: the one Square's compiled sample uses (tag 2.5.0 `Example/`: its mock implements it and its views call
+    /// it), which is what Swift imports from `-authorizeWithAccessToken:locationID:completion:`; DocC prints
+    /// `authorize(accessToken:locationID:completion:)` (the reference's `swift`; this is its `alternateSpelling`).
     func authorize(
         withAccessToken accessToken: String,
         locationID: String,

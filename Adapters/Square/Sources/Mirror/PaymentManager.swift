@@ -18,9 +18,9 @@ public protocol PaymentManager: AnyObject {
     func add(_ availableCardInputMethodsObserver: any AvailableCardInputMethodsObserver)
     /// The idempotency key the SDK stored for a payment attempt's CreatePayment request, or `nil` if it has none.
     ///
-    /// Mirror: spelled as Swift imports it (`-getIdempotencyKeyWithPaymentAttemptId:`), which the SDK's example app
-    /// implements; the DocC prints `getIdempotencyKey(paymentAttemptId:)` (reference §1). Note `Id`, where
-    /// `PaymentParameters` writes `paymentAttemptID`.
+    /// Spelling: the one Square's compiled sample uses (tag 2.5.0 `Example/`: its mock implements it), as Swift imports
+    /// `-getIdempotencyKeyWithPaymentAttemptId:`; DocC prints `getIdempotencyKey(paymentAttemptId:)` (the reference's
+    /// `swift`; this is its `alternateSpelling`). Note `Id`, where `PaymentParameters` writes `paymentAttemptID`.
     func getIdempotencyKey(withPaymentAttemptId paymentAttemptId: String) -> String?
     /// Removes an observer added with ``add(_:)``.
     func remove(_ availableCardInputMethodsObserver: any AvailableCardInputMethodsObserver)

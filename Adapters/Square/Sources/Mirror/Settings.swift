@@ -20,13 +20,15 @@ public protocol SettingsManager: AnyObject {
     func dismissSettings() -> Bool
     /// Presents Square's settings screen (reader pairing and management) from `viewController`.
     ///
-    /// Mirror: spelled as Swift imports `-presentSettingsWithViewController:completion:`, which the SDK's example app
-    /// calls and implements; the DocC prints `presentSettings(viewController:completion:)` (reference §1).
+    /// Spelling: the one Square's compiled sample uses (tag 2.5.0 `Example/`: its mock implements it and its views call
+    /// it), as Swift imports `-presentSettingsWithViewController:completion:`; DocC prints
+    /// `presentSettings(viewController:completion:)` (the reference's `swift`; this is its `alternateSpelling`).
     func presentSettings(with viewController: UIViewController, completion: @escaping ((any Error)?) -> Void)
     /// Records the user's tracking consent.
     ///
-    /// Mirror: spelled as Swift imports `-updateTrackingConsentWithGranted:`, which the SDK's example app implements;
-    /// the DocC prints `updateTrackingConsent(granted:)` (reference §1).
+    /// Spelling: the one Square's compiled sample uses (tag 2.5.0 `Example/`: its mock implements it), as Swift imports
+    /// `-updateTrackingConsentWithGranted:`; DocC prints `updateTrackingConsent(granted:)` (the reference's `swift`;
+    /// this is its `alternateSpelling`).
     func updateTrackingConsent(withGranted granted: Bool)
 }
 

@@ -118,20 +118,88 @@ package final class SurfaceAdditionalPaymentMethod: NSObject, AdditionalPaymentM
     package func triggerPayment(with source: any PaymentSource) throws { try trigger(source) }
 }
 
-/// An opaque ``ReaderSettings`` (the reference does not describe its members).
-package final class SurfaceReaderSettings: ReaderSettings {
-    /// An opaque value.
+/// The ``ReaderSettings`` a backend's reader manager hands out: the two settings are storage, and each change is told
+/// to the observers (held weakly, as Square's observers are).
+package final class SurfaceReaderSettings: ReaderSettings, @unchecked Sendable {
+    private let lock = NSLock()
+    private var observers: [ObjectIdentifier: WeakSurfaceObserver] = [:]
+    private var updateTime: TimeOfDay?
+    private var reducedCharging = false
+
+    /// Settings at Square's defaults (no preferred time, normal charging).
     package init() {}
+
+    package var preferredFirmwareUpdateTime: TimeOfDay? {
+        get { lock.withLock { updateTime } }
+        set { lock.withLock { updateTime = newValue }; notify() }
+    }
+
+    package var reducedChargingModeEnabled: Bool {
+        get { lock.withLock { reducedCharging } }
+        set { lock.withLock { reducedCharging = newValue }; notify() }
+    }
+
+    package func add(_ readerSettingsObserver: any ReaderSettingsObserver) {
+        lock.withLock { observers[ObjectIdentifier(readerSettingsObserver)] = WeakSurfaceObserver(readerSettingsObserver) }
+    }
+
+    package func remove(_ readerSettingsObserver: any ReaderSettingsObserver) {
+        lock.withLock { _ = observers.removeValue(forKey: ObjectIdentifier(readerSettingsObserver)) }
+    }
+
+    private func notify() {
+        let current = lock.withLock { observers.values.compactMap { $0.object as? any ReaderSettingsObserver } }
+        for observer in current { observer.readerSettingsDidChange() }
+    }
 }
 
-/// An opaque ``TapToPaySettings`` (the reference does not describe its members).
+/// The ``TapToPaySettings`` a backend's reader manager hands out: a simulated device is no iPhone, so it is not
+/// capable, no Apple account is linked, and linking fails with ``TapToPayReaderError/unsupportedDeviceModel``.
 package final class SurfaceTapToPaySettings: TapToPaySettings {
-    /// An opaque value.
+    /// The settings of a device that cannot take Tap to Pay.
     package init() {}
+
+    package var isDeviceCapable: Bool { false }
+
+    package func isAppleAccountLinked(completion: @escaping (Bool, Error?) -> Void) { completion(false, nil) }
+
+    package func linkAppleAccount(completion: @escaping (Error?) -> Void) {
+        completion(TapToPayReaderError.unsupportedDeviceModel)
+    }
+
+    package func relinkAppleAccount(completion: @escaping (Error?) -> Void) {
+        completion(TapToPayReaderError.unsupportedDeviceModel)
+    }
 }
 
-/// An opaque ``ReadCardInfoManager`` (the reference does not describe its members).
-package final class SurfaceReadCardInfoManager: ReadCardInfoManager {
-    /// An opaque value.
+/// The ``ReadCardInfoManager`` a backend's managers hand out. Reading a card without a payment is not simulated: a
+/// prepared read fails at once with ``ReadCardInfoError/unsupportedEntryMethod`` for every observer.
+package final class SurfaceReadCardInfoManager: ReadCardInfoManager, @unchecked Sendable {
+    private let lock = NSLock()
+    private var observers: [ObjectIdentifier: WeakSurfaceObserver] = [:]
+
+    /// A manager with no observers.
     package init() {}
+
+    package func add(_ readCardInfoObserver: any ReadCardInfoObserver) {
+        lock.withLock { observers[ObjectIdentifier(readCardInfoObserver)] = WeakSurfaceObserver(readCardInfoObserver) }
+    }
+
+    package func remove(_ readCardInfoObserver: any ReadCardInfoObserver) {
+        lock.withLock { _ = observers.removeValue(forKey: ObjectIdentifier(readCardInfoObserver)) }
+    }
+
+    package func cancelReadingCardInfo() {}
+
+    package func prepareToReadCardInfoOnce(withStoreSwipedCard storeSwipedCard: Bool, shouldReadPreInsertedCard: Bool) {
+        let current = lock.withLock { observers.values.compactMap { $0.object as? any ReadCardInfoObserver } }
+        for observer in current { observer.readCardInfoDidFail(.unsupportedEntryMethod) }
+    }
+}
+
+/// A weak reference to an observer.
+struct WeakSurfaceObserver {
+    weak var object: AnyObject?
+
+    init(_ object: AnyObject) { self.object = object }
 }

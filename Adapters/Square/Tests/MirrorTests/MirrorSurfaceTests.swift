@@ -5,6 +5,8 @@ import Testing
 struct SurfaceFixture {
     var reference: SurfaceReference
     var graph: SymbolGraph
+    /// The types that must be complete (those the bridge names).
+    var complete: Set<String>
 
     /// Reads `square-mobile-payments-ios.json` and extracts the built mirror's symbol graph. Throws (failing the
     /// test) when either is unavailable.
@@ -17,21 +19,22 @@ struct SurfaceFixture {
         }
         let graph = try SymbolGraph.extract(
             module: module, modulesDirectory: modules, target: BuildProducts.targetTriple(modulesDirectory: modules))
-        return SurfaceFixture(reference: reference, graph: graph)
+        return SurfaceFixture(reference: reference, graph: graph,
+                              complete: try reference.typesNamedByTheBridge(packageRoot: root))
     }
 
     /// The comparison under the Square allowances.
     func compare(allowances: SurfaceAllowances = SquareSurfaceAllowances.current)
         -> (mismatches: [SurfaceMismatch], matched: SurfaceComparison.Summary) {
-        SurfaceComparison(reference: reference, graph: graph, allowances: allowances).run()
+        SurfaceComparison(reference: reference, graph: graph, allowances: allowances, complete: complete).run()
     }
 
     /// The mismatches after `doctor` changed the mirror's graph.
     func mismatches(doctoring doctor: (inout SymbolGraph) -> Void) -> [SurfaceMismatch] {
         var doctored = graph
         doctor(&doctored)
-        return SurfaceComparison(reference: reference, graph: doctored, allowances: SquareSurfaceAllowances.current)
-            .run().mismatches
+        return SurfaceComparison(reference: reference, graph: doctored, allowances: SquareSurfaceAllowances.current,
+                                 complete: complete).run().mismatches
     }
 }
 
@@ -54,14 +57,20 @@ struct MirrorSurfaceTests {
         let reference = fixture.reference
         let members = reference.types.reduce(0) { $0 + $1.members.count }
         let cases = reference.types.reduce(0) { $0 + ($1.cases?.count ?? 0) }
-        #expect(reference.types.count == 67 && members == 266 && cases == 179, "the reference is Square 2.5.0's")
+        #expect(reference.types.count == 80 && members == 291, "the reference is Square 2.5.0's full surface")
+        #expect((reference.referencedButNotDescribed ?? []).isEmpty)
+        // Every type a bridge names is mirrored completely; the mirror in fact mirrors all 80.
+        #expect(fixture.complete.isSuperset(of: ["SDKManager", "PaymentManager", "ReaderInfo", "AuthorizationState"]))
         #expect(matched.types == reference.types.count)
         #expect(matched.members == members)
         #expect(matched.cases == cases)
-        #expect(matched.overridden == SquareSurfaceAllowances.current.spellingOverrides.count)
+        #expect(matched.partial == 0)
+        let samples = reference.types.flatMap(\.members).filter { $0.alternateSpelling != nil }
+        #expect(samples.count == 6 && matched.overridden == samples.count, "the compiled sample's spellings")
         print("""
-            Square surface mirror: \(matched.types)/\(reference.types.count) types, \(matched.members)/\(members) \
-            members (\(matched.overridden) with the imported spelling), \(matched.cases)/\(cases) cases, \
+            Square surface mirror: \(matched.types)/\(reference.types.count) types (\(fixture.complete.count) named by the \
+            bridge, all complete), \(matched.members)/\(members) \
+            members (\(matched.overridden) with the compiled sample's spelling), \(matched.cases)/\(cases) cases, \
             \(matched.witnesses) conformance witnesses, \(fixture.graph.symbols.count) public symbols
             """)
     }
@@ -105,7 +114,8 @@ struct MirrorSurfaceCheckFailsTests {
         (["PromptParameters", "mode"], "var mode: PromptMode"),
     ])
     func doctoredDeclaration(path: [String], doctored: String) throws {
-        let fixture = try SurfaceFixture.load()
+        var fixture = try SurfaceFixture.load()
+        fixture.complete.formUnion(fixture.reference.types.map(\.name))   // every type checked as if a bridge named it
         _ = try fixture.graph.index(of: path)
         let mismatches = fixture.mismatches { graph in
             graph.symbols[try! graph.index(of: path)].declaration = doctored
@@ -185,7 +195,7 @@ struct MirrorSurfaceCheckFailsTests {
         #expect(mismatches.contains { $0.kind == .optionalWithoutDefault && $0.detail.contains("didStart") })
     }
 
-    @Test("a doctored reference is reported, and so is an override the reference no longer needs")
+    @Test("a doctored reference is reported, and the sample's spelling is required where the reference records one")
     func doctoredReference() throws {
         var fixture = try SurfaceFixture.load()
         let parameters = try #require(fixture.reference.types.firstIndex { $0.name == "PaymentParameters" })
@@ -194,11 +204,37 @@ struct MirrorSurfaceCheckFailsTests {
         })
         fixture.reference.types[parameters].members[note].swift = "@objc var note: String"
         let settings = try #require(fixture.reference.types.firstIndex { $0.name == "SettingsManager" })
-        fixture.reference.types[settings].members.removeAll { $0.swift.contains("updateTrackingConsent") }
+        let consent = try #require(fixture.reference.types[settings].members.firstIndex {
+            $0.swift.contains("updateTrackingConsent")
+        })
+        // Without the sample's spelling, the DocC one is expected, and the mirror's is extra.
+        fixture.reference.types[settings].members[consent].alternateSpelling = nil
+        fixture.complete.formUnion(fixture.reference.types.map(\.name))
         let mismatches = fixture.compare().mismatches
         #expect(mismatches.contains { $0.kind == .missingMember && $0.detail.contains("var note: String") })
         #expect(mismatches.contains { $0.kind == .extraMember && $0.detail.contains("note") })
-        #expect(mismatches.contains { $0.kind == .staleOverride && $0.type == "SettingsManager" })
-        #expect(mismatches.contains { $0.kind == .extraMember && $0.detail.contains("updateTrackingConsent") })
+        #expect(mismatches.contains { $0.kind == .missingMember && $0.detail.contains("updateTrackingConsent(granted:") })
+        #expect(mismatches.contains { $0.kind == .extraMember && $0.detail.contains("withGranted") })
+    }
+
+    @Test("a type a bridge names must be complete; one no bridge names may leave members out")
+    func typesTheBridgeNamesMustBeComplete() throws {
+        var fixture = try SurfaceFixture.load()
+        #expect(fixture.complete.contains("PaymentHandle"))
+        let member = ["PaymentHandle", "cancelPayment()"]
+        _ = try fixture.graph.index(of: member)
+        let named = fixture.mismatches { graph in graph.symbols.removeAll { $0.path == member } }
+        #expect(named.contains { $0.kind == .missingMember && $0.type == "PaymentHandle" })
+        fixture.complete.remove("PaymentHandle")
+        let unnamed = fixture.mismatches { graph in graph.symbols.removeAll { $0.path == member } }
+        #expect(!unnamed.contains { $0.type == "PaymentHandle" })
+        // What an unnamed type declares must still be the SDK's.
+        let extra = fixture.mismatches { graph in
+            graph.symbols.append(.init(usr: "s:extra.member", kind: "swift.method", path: ["TapToPaySettings", "unlink()"],
+                                       declaration: "func unlink()", accessLevel: "public"))
+            let settings = graph.symbols.first { $0.path == ["TapToPaySettings"] }!
+            graph.relationships.append(.init(kind: "requirementOf", source: "s:extra.member", target: settings.usr))
+        }
+        #expect(extra.contains { $0.kind == .extraMember && $0.type == "TapToPaySettings" && $0.detail.contains("unlink") })
     }
 }

@@ -25,9 +25,6 @@ enum SquareSurfaceAllowances {
         )
         #endif
 
-        // Named by the reference (`referencedButNotDescribed`), needed by described members, declared empty.
-        allowances.opaqueTypes = ["PaymentSource", "ReadCardInfoManager", "ReaderSettings", "TapToPaySettings"]
-
         // Witnesses of conformances the reference lists (its README: synthesized Equatable/Hashable/OptionSet/
         // SetAlgebra/CustomNSError default implementations were left out of the member lists).
         allowances.conformanceWitnesses = [
@@ -42,53 +39,8 @@ enum SquareSurfaceAllowances {
             "OptionSet": ["init(rawValue: Int)"],
         ]
 
-        // The reference prints the DocC spelling; Swift code compiled against the SDK uses the spelling the compiler
-        // imports from the SDK's Objective-C interface. Reference `square-mobile-payments-ios.md` §1 ("Swift spelling
-        // differs from DocC for some methods … Use these spellings"), and Square's example app, which its CI builds
-        // against the SDK: `Example/Shared/Preview Content/MockMobilePaymentsSDK.swift` at tag 2.5.0 (8d1f9a9)
-        // conforms to the SDK's protocols with all five spellings, and `HomeView.swift` calls `presentSettings(with:)`.
-        // The five are what Swift's importer makes of the selectors the DocC gives (`authorizeWithAccessToken:…`,
-        // `getIdempotencyKeyWithPaymentAttemptId:`, `getPayments:`, `presentSettingsWithViewController:completion:`,
-        // `updateTrackingConsentWithGranted:`): clients see the SDK through its Objective-C interface.
-        let importSpelling = "the SDK's example app implements and calls the ObjC-imported spelling; reference §1"
-        allowances.spellingOverrides = [
-            .init(
-                type: "AuthorizationManager",
-                reference: "@objc func authorize(accessToken: String, locationID: String, "
-                    + "completion: @escaping (Error?) -> Void)",
-                mirror: "func authorize(withAccessToken accessToken: String, locationID: String, "
-                    + "completion: @escaping (Error?) -> Void)",
-                reason: importSpelling
-            ),
-            .init(
-                type: "PaymentManager",
-                reference: "@objc func getIdempotencyKey(paymentAttemptId: String) -> String?",
-                mirror: "func getIdempotencyKey(withPaymentAttemptId paymentAttemptId: String) -> String?",
-                reason: importSpelling
-            ),
-            .init(
-                type: "OfflinePaymentQueue",
-                reference: "@objc(getPayments:) func getPayments("
-                    + "completion: @escaping ([OfflinePayment], Error?) -> Void)",
-                mirror: "func getPayments(_ completion: @escaping ([OfflinePayment], Error?) -> Void)",
-                reason: importSpelling + " (selector getPayments:)"
-            ),
-            .init(
-                type: "SettingsManager",
-                reference: "@objc func presentSettings(viewController: UIViewController, "
-                    + "completion: @escaping (Error?) -> Void)",
-                mirror: "func presentSettings(with viewController: UIViewController, "
-                    + "completion: @escaping (Error?) -> Void)",
-                reason: importSpelling
-            ),
-            .init(
-                type: "SettingsManager",
-                reference: "@objc func updateTrackingConsent(granted: Bool)",
-                mirror: "func updateTrackingConsent(withGranted granted: Bool)",
-                reason: importSpelling
-            ),
-        ]
-
+        // Where DocC and Square's compiled sample spell a member differently, the reference records both (`swift` and
+        // `alternateSpelling`) and the comparison requires the sample's: no allowance here.
         allowances.conformancesNotMirrored = [
             "Copyable": "implicit for every Swift type; never printed as a relationship",
             "SendableMetatype": "implied by Sendable; listed only where the mirror is Sendable",

@@ -11,26 +11,11 @@ struct SurfaceAllowances {
         var members: [String]
     }
 
-    /// A member the mirror spells differently from the reference, because the reference's spelling is not what the
-    /// compiler imports.
-    struct SpellingOverride {
-        var type: String
-        /// The reference's `swift` text, exactly.
-        var reference: String
-        /// The declaration the mirror must have instead.
-        var mirror: String
-        var reason: String
-    }
-
     /// Types the mirror may add.
     var extraTypes: [String: ExtraType] = [:]
-    /// Types the reference names without describing: the mirror may declare them, with no members at all.
-    var opaqueTypes: Set<String> = []
     /// Member declarations a type may have beyond the reference's list because it conforms to the key, which the
     /// reference lists among the type's conformances (the reference leaves such witnesses out).
     var conformanceWitnesses: [String: [String]] = [:]
-    /// Members spelled as the compiler imports them rather than as the reference prints them.
-    var spellingOverrides: [SpellingOverride] = []
     /// Conformances the reference lists that the mirror does not declare, with the reason.
     var conformancesNotMirrored: [String: String] = [:]
     /// Conformances the mirror adds to a type, with the reason.
@@ -52,7 +37,6 @@ struct SurfaceMismatch: Hashable, CustomStringConvertible {
         case missingType, extraType, kindDiffers, declarationDiffers, superclassDiffers
         case missingConformance, extraConformance, missingCase, extraCase
         case missingMember, extraMember, notARequirement, unexpectedRequirement, optionalWithoutDefault
-        case staleOverride
     }
 
     var kind: Kind
@@ -62,11 +46,17 @@ struct SurfaceMismatch: Hashable, CustomStringConvertible {
     var description: String { "\(kind.rawValue) \(type): \(detail)" }
 }
 
-/// The comparison of one mirror with one reference.
+/// The comparison of one mirror with one reference: everything the mirror declares is in the reference with exactly
+/// that shape (kind, declaration, superclass, conformances, all enum cases; every member it declares is a reference
+/// member), and every type in ``complete`` (the types a bridge file names) has every reference member. A type no
+/// bridge names may leave members out or not be mirrored at all. Where the reference records two spellings of a
+/// member (`alternateSpelling`: Square's compiled sample's, beside DocC's `swift`), the mirror must have the sample's.
 struct SurfaceComparison {
     var reference: SurfaceReference
     var graph: SymbolGraph
     var allowances: SurfaceAllowances
+    /// The reference types that must be mirrored completely: those a bridge file names.
+    var complete: Set<String>
 
     /// How much of the reference the mirror matched.
     struct Summary: Equatable {
@@ -75,8 +65,10 @@ struct SurfaceComparison {
         var cases = 0
         /// Members the mirror declares as witnesses of listed conformances (allowed, not in the reference's lists).
         var witnesses = 0
-        /// Reference members whose spelling an override replaced.
+        /// Reference members mirrored with the compiled sample's spelling (`alternateSpelling`).
         var overridden = 0
+        /// Types no bridge names that the mirror leaves out or declares with fewer members.
+        var partial = 0
     }
 
     private enum Role { case requirement, defaultImplementation, other }
@@ -87,16 +79,18 @@ struct SurfaceComparison {
         var summary = Summary()
         let normalizer = allowances.normalizer
         let top = graph.topLevel
-        var usedOverrides = Set<Int>()
 
         for entry in reference.types {
             func report(_ kind: SurfaceMismatch.Kind, _ detail: String) {
                 mismatches.append(SurfaceMismatch(kind: kind, type: entry.name, detail: detail))
             }
+            let mustBeComplete = complete.contains(entry.name)
             guard let symbol = top[entry.name] else {
-                report(.missingType, "the mirror does not declare it")
+                if mustBeComplete { report(.missingType, "a bridge names it; the mirror does not declare it") }
+                else { summary.partial += 1 }
                 continue
             }
+            var leftOut = 0
             let before = mismatches.count
             let expectedKind = [
                 "class": "swift.class", "protocol": "swift.protocol", "enum": "swift.enum",
@@ -166,11 +160,8 @@ struct SurfaceComparison {
             }
             for member in entry.members {
                 var spelling = member.swift
-                if let index = allowances.spellingOverrides.firstIndex(where: {
-                    $0.type == entry.name && $0.reference == member.swift
-                }) {
-                    usedOverrides.insert(index)
-                    spelling = allowances.spellingOverrides[index].mirror
+                if let sample = member.alternateSpelling {
+                    spelling = sample
                     summary.overridden += 1
                 }
                 let text = comparable(normalizer.normalize(spelling, enclosingType: entry.name))
@@ -198,8 +189,10 @@ struct SurfaceComparison {
                 }
                 if matched {
                     summary.members += 1
-                } else {
+                } else if mustBeComplete {
                     report(.missingMember, "`\(spelling)` (\(text))")
+                } else {
+                    leftOut += 1
                 }
             }
             let listed = Set((entry.conformances ?? []).map(Self.lastComponent))
@@ -219,18 +212,14 @@ struct SurfaceComparison {
                 }
             }
             if mismatches.count == before { summary.types += 1 }
+            if leftOut > 0 { summary.partial += 1 }
         }
 
         // What the mirror declares beyond the reference.
         let described = Set(reference.types.map(\.name))
         for (name, symbol) in top.sorted(by: { $0.key < $1.key }) where !described.contains(name) {
             let members = graph.members(of: name)
-            if allowances.opaqueTypes.contains(name) {
-                for member in members {
-                    mismatches.append(SurfaceMismatch(kind: .extraMember, type: name,
-                        detail: "`\(member.declaration)` on a type the reference does not describe"))
-                }
-            } else if let extra = allowances.extraTypes[name] {
+            if let extra = allowances.extraTypes[name] {
                 let allowed = Set(extra.members.map { normalizer.normalize($0, enclosingType: name) })
                 for member in members
                 where !allowed.contains(normalizer.normalize(member.declaration, enclosingType: name)) {
@@ -244,10 +233,6 @@ struct SurfaceComparison {
             let place = symbol.extendedModule.map { "an extension of \($0)" } ?? "a nested declaration"
             mismatches.append(SurfaceMismatch(kind: .extraMember, type: symbol.path.first ?? "?",
                 detail: "`\(symbol.declaration)` in \(place)"))
-        }
-        for (index, override) in allowances.spellingOverrides.enumerated() where !usedOverrides.contains(index) {
-            mismatches.append(SurfaceMismatch(kind: .staleOverride, type: override.type,
-                detail: "the reference has no member `\(override.reference)`"))
         }
         return (mismatches, summary)
     }

@@ -28,6 +28,8 @@ struct SurfaceReference: Decodable {
         var protocolExtension: Bool?
         /// The spelling does not come from the SDK's own generated documentation.
         var uncertain: Bool?
+        /// The spelling Square's compiled sample uses where it differs from DocC's (`swift`).
+        var alternateSpelling: String?
     }
 
     /// One enum case.

@@ -38,7 +38,9 @@ import Foundation
 /// - ``Stripe/DiscoveryConfiguration`` is one value for the SDK's per-method configuration classes.
 /// - Only the fields the adapter reads are modelled on SDK objects; `reader(_:didReportReaderEvent:info:)` drops
 ///   `info`.
-/// - `processPaymentIntent` and `processRefund` (5.0's one-call forms) are not used: the adapter reports
+/// - In-person refunds are two requirements (``collectRefundPaymentMethod(_:refundConfig:completion:)`` prepares,
+///   ``confirmRefund(completion:)`` refunds); the bridge runs 5.x's one call, `processRefund`, in the second.
+/// - `processPaymentIntent` (5.0's one-call form) is not used: the adapter reports
 ///   ``Tender/PaymentState/collecting`` and ``Tender/PaymentState/processing`` separately, applies Stripe's
 ///   failure table to the confirmation's typed error (`processPaymentIntent` reports a plain `Error`), and
 ///   confirms an already collected intent again after a lost answer without asking the customer for the card.
@@ -121,15 +123,17 @@ package protocol StripeClient: Sendable {
 
     // MARK: In-person refunds (Interac)
 
-    /// `collectRefundPaymentMethod(_:refundConfig:completion:) -> Cancelable?` (deprecated in 5.0 for
-    /// `processRefund`, still in the SDK): the cardholder presents the card to be refunded; the completion gets nil
+    /// The first step of an in-person refund (the simulator plays the SDK's deprecated
+    /// `collectRefundPaymentMethod(_:refundConfig:completion:)`: the card is presented here; the bridge only builds
+    /// and keeps the `RefundParameters` for 5.x's `processRefund`, run in the second step). The completion gets nil
     /// or an error. Only for payment methods refunded in person (Interac).
     func collectRefundPaymentMethod(_ refundParams: Stripe.RefundParameters,
                                     refundConfig: Stripe.CollectRefundConfiguration?,
                                     completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void)
         async -> (any Stripe.Cancelable)?
-    /// `confirmRefund(completion:) -> Cancelable?` (deprecated like the above): refunds the collected card. The
-    /// error (`ConfirmRefundError`) carries the failed refund, or nil when the request timed out (outcome unknown).
+    /// The second step: refunds the card (the simulator plays `confirmRefund(completion:)`; the bridge runs
+    /// `processRefund(_:collectConfig:completion:)`, which collects the card and refunds it). The error
+    /// (`ConfirmRefundError`) carries the failed refund, or nil when the request timed out (outcome unknown).
     func confirmRefund(completion: @escaping @Sendable (Stripe.Refund?, Stripe.ErrorCode?) -> Void)
         async -> (any Stripe.Cancelable)?
 }

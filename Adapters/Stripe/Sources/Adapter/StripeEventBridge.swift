@@ -200,4 +200,6 @@ final class StripeEventBridge: Stripe.TerminalDelegate, Stripe.OfflineDelegate, 
     func didSucceedReconnect() { emitter.emit(.readerReconnectSucceeded) }
 
     func didFailReconnect() { emitter.emit(.readerReconnectFailed) }
+
+    func didReportLowBatteryWarning() { emitter.emit(.readerBatteryLow) }
 }

@@ -295,5 +295,12 @@ extension Stripe {
         func didSucceedReconnect()
         /// `readerDidFailReconnect(_:)`; `didDisconnect` follows.
         func didFailReconnect()
+        /// `readerDidReportLowBatteryWarning(_:)` (optional in the SDK; a default does nothing).
+        func didReportLowBatteryWarning()
     }
+}
+
+extension Stripe.MobileReaderDelegate {
+    /// The SDK's callback is optional: by default a low-battery warning is ignored.
+    package func didReportLowBatteryWarning() {}
 }

@@ -8,55 +8,34 @@ import StripeTerminal
 import Foundation
 package import TenderStripe
 
-// In-person refunds (Interac). The SDK's calls for them (`collectRefundPaymentMethod`, `confirmRefund`, and 5.0's
-// `processRefund`), `RefundParameters` and `Refund`'s properties are not in the surface reference ("left out on purpose:
-// refunds"), so the surface mirror declares none of them: the real calls are compiled with the SDK only, and over the
-// mirror the bridge refuses in-person refunds with the SDK's `featureNotAvailable` before anything is refunded.
+// In-person refunds (Interac) through 5.x's documented call, `processRefund(_:collectConfig:completion:)`, which
+// collects the card and refunds it in one command (the two calls it replaced, `collectRefundPaymentMethod` and
+// `confirmRefund`, are deprecated since 5.0). The adapter's client protocol still speaks in the two steps it reports
+// (`collecting`, then `processing`): the first builds and checks the `RefundParameters` and keeps them, the second
+// runs `processRefund` with them. So the card is presented during the second step, and cancelling that step cancels
+// the collection.
 extension StripeTerminalBridge {
-    /// `collectRefundPaymentMethod(_:refundConfig:completion:)` (deprecated in 5.0 for `processRefund`, still in 5.5):
-    /// parameters from `RefundParametersBuilder` (by charge, or by intent and client secret) with the metadata, on the
-    /// main actor. A builder's error completes at once.
+    /// The first step: `RefundParametersBuilder` (by charge, or by intent and client secret) with the metadata, on the
+    /// main actor; a builder's error completes at once. Nothing reaches the reader yet: the parameters are kept for
+    /// ``confirmRefund(completion:)``, which runs `processRefund`. `refundConfig` is not used (the adapter passes nil).
     package func collectRefundPaymentMethod(_ refundParams: Stripe.RefundParameters,
                                            refundConfig: Stripe.CollectRefundConfiguration?,
                                            completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void)
         async -> (any Stripe.Cancelable)? {
-        await startRefundCollection(refundParams, completion: completion)
+        await prepareRefund(refundParams, completion: completion)
     }
 
-    /// `confirmRefund(completion:)` (deprecated like the above): the error is the SDK's `ConfirmRefundError`, whose
-    /// `refund` (nil: the request timed out, outcome unknown) becomes the error's refund.
+    /// The second step: `processRefund(_:collectConfig:completion:)` with the kept parameters. A failure is the SDK's
+    /// `ConfirmRefundError`, whose `refund` (nil: the request timed out, outcome unknown) becomes the error's refund.
+    /// Without kept parameters it refuses with `nilRefundPaymentMethod` (1550), as the SDK's `confirmRefund` did.
     package func confirmRefund(completion: @escaping @Sendable (Stripe.Refund?, Stripe.ErrorCode?) -> Void)
         async -> (any Stripe.Cancelable)? {
-        await startRefundConfirmation(completion: completion)
+        await startRefund(completion: completion)
     }
 
-    #if TENDER_SURFACE_MIRROR
-    @MainActor private func startRefundCollection(_ refundParams: Stripe.RefundParameters,
-                                                  completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void)
+    @MainActor private func prepareRefund(_ refundParams: Stripe.RefundParameters,
+                                          completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void)
         -> (any Stripe.Cancelable)? {
-        completion(Self.refundsUnavailable(registry))
-        return StripeBridgeRefusal()
-    }
-
-    @MainActor private func startRefundConfirmation(
-        completion: @escaping @Sendable (Stripe.Refund?, Stripe.ErrorCode?) -> Void
-    ) -> (any Stripe.Cancelable)? {
-        completion(nil, Self.refundsUnavailable(registry))
-        return StripeBridgeRefusal()
-    }
-
-    /// The refusal over the surface mirror: nothing was refunded (a definite answer, not an unknown outcome).
-    static func refundsUnavailable(_ registry: StripeObjectRegistry) -> Stripe.ErrorCode {
-        StripeBridgeErrors.translate(StripeBridgeErrors.sdkError(
-            .featureNotAvailable,
-            "In-person refunds are not part of the SDK surface this build is checked against; nothing was refunded."),
-                                     registry: registry)
-    }
-    #else
-    @MainActor private func startRefundCollection(_ refundParams: Stripe.RefundParameters,
-                                                  completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void)
-        -> (any Stripe.Cancelable)? {
-        let registry = registry
         let parameters: RefundParameters
         do {
             let builder: RefundParametersBuilder
@@ -70,23 +49,30 @@ extension StripeTerminalBridge {
             }
             parameters = try builder.setMetadata(refundParams.metadata).build()
         } catch {
+            pendingRefund.withLock { $0 = nil }
             completion(StripeBridgeErrors.translate(error, registry: registry))
             return StripeBridgeRefusal()
         }
-        let cancelable = terminal.collectRefundPaymentMethod(parameters, refundConfig: nil) { @Sendable error in
-            completion(error.map { StripeBridgeErrors.translate($0, registry: registry) })
-        }
-        return cancelable.map { StripeBridgeCancelable($0, registry: registry) }
+        pendingRefund.withLock { $0 = UncheckedSendableRefund(parameters: parameters) }
+        completion(nil)
+        return StripeBridgeRefusal()
     }
 
-    @MainActor private func startRefundConfirmation(
+    @MainActor private func startRefund(
         completion: @escaping @Sendable (Stripe.Refund?, Stripe.ErrorCode?) -> Void
     ) -> (any Stripe.Cancelable)? {
         let registry = registry
-        let cancelable = terminal.confirmRefund { @Sendable refund, error in
-            let value = refund.map(Self.value(of:))
+        guard let pending = pendingRefund.withLock({ kept in defer { kept = nil }; return kept }) else {
+            let error = StripeBridgeErrors.sdkError(
+                .nilRefundPaymentMethod, "The refund was confirmed before its parameters were prepared.")
+            completion(nil, StripeBridgeErrors.translate(error, registry: registry))
+            return StripeBridgeRefusal()
+        }
+        let requestedCharge = pending.parameters.chargeId
+        let cancelable = terminal.processRefund(pending.parameters, collectConfig: nil) { @Sendable refund, error in
+            let value = refund.map { Self.value(of: $0, requestedCharge: requestedCharge) }
             if let error {
-                let failed = error.refund.map(Self.value(of:))
+                let failed = error.refund.map { Self.value(of: $0, requestedCharge: requestedCharge) }
                 return completion(value, StripeBridgeErrors.translate(error, registry: registry, refund: failed))
             }
             completion(value, nil)
@@ -94,8 +80,9 @@ extension StripeTerminalBridge {
         return cancelable.map { StripeBridgeCancelable($0, registry: registry) }
     }
 
-    /// `SCPRefund` as the adapter's value (its `metadata` is an untyped dictionary in the SDK; string pairs are kept).
-    static func value(of refund: Refund) -> Stripe.Refund {
+    /// `SCPRefund` as the adapter's value. `chargeId` is nullable in the SDK (`SCPRefund.h`); when it is nil the charge
+    /// the refund was asked for stands in (the adapter refunds by charge).
+    static func value(of refund: Refund, requestedCharge: String?) -> Stripe.Refund {
         let status: Stripe.RefundStatus = switch refund.status {
         case .succeeded: .succeeded
         case .pending: .pending
@@ -103,14 +90,15 @@ extension StripeTerminalBridge {
         case .unknown: .unknown
         @unknown default: .unknown
         }
-        var metadata: [String: String] = [:]
-        for (key, value) in refund.metadata {
-            if let key = key as? String, let value = value as? String { metadata[key] = value }
-        }
         return Stripe.Refund(stripeId: refund.stripeId, amount: refund.amount, currency: refund.currency,
-                             charge: refund.charge, status: status, metadata: metadata,
-                             failureReason: refund.failureReason)
+                             charge: refund.chargeId ?? requestedCharge ?? "", status: status,
+                             metadata: refund.metadata, failureReason: refund.failureReason)
     }
-    #endif
+}
+
+/// The kept `RefundParameters` between the two steps. The SDK's object is immutable once built; it is only read on the
+/// main actor.
+struct UncheckedSendableRefund: @unchecked Sendable {
+    let parameters: RefundParameters
 }
 #endif

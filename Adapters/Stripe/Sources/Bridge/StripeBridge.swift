@@ -58,6 +58,8 @@ package final class StripeTerminalBridge: StripeClient, Sendable {
     /// The current connection configuration's delegate (the SDK holds it weakly) and the running discovery's.
     let activeObservers = StripeBridgeLocked<(reader: StripeReaderObserver?, discovery: StripeDiscoveryObserver?)>(
         (nil, nil))
+    /// The refund parameters the first refund step built, for the second (`processRefund`).
+    let pendingRefund = StripeBridgeLocked<UncheckedSendableRefund?>(nil)
     private let offlineModeSetting: Bool
 
     /// Creates the bridge over `Terminal.shared` and installs its delegates there.

@@ -72,8 +72,9 @@ final class StripeDiscoveryObserver: NSObject, DiscoveryDelegate, Sendable {
 }
 
 /// The connection configuration's `MobileReaderDelegate` (the SDK holds it weakly; the bridge strongly, until the next
-/// connection): forwards every reader callback, the optional ones included, to the adapter's
-/// ``Stripe/MobileReaderDelegate``. `Cancelable`s are wrapped; the reader event's `info` is dropped (see
+/// connection): implements every callback, the optional ones included. It forwards each to the adapter's
+/// ``Stripe/MobileReaderDelegate`` (the low-battery warning too), except the two QR-payment requests (5.1 preview),
+/// which it answers itself. `Cancelable`s are wrapped; the reader event's `info` is dropped (see
 /// ``StripeClient``).
 final class StripeReaderObserver: NSObject, MobileReaderDelegate, Sendable {
     private let target: (any Stripe.MobileReaderDelegate)?
@@ -133,5 +134,28 @@ final class StripeReaderObserver: NSObject, MobileReaderDelegate, Sendable {
     func readerDidSucceedReconnect(_ reader: Reader) { target?.didSucceedReconnect() }
 
     func readerDidFailReconnect(_ reader: Reader) { target?.didFailReconnect() }
+
+    func readerDidReportLowBatteryWarning(_ reader: Reader) { target?.didReportLowBatteryWarning() }
+
+    /// QR-based non-card payments (5.1 preview) are not Tender's: Tender's intents take card-present payments, so the
+    /// card option is chosen when offered; without one the selection fails (`featureNotAvailable`) and the SDK ends
+    /// the collection with that error rather than waiting for an answer that never comes.
+    func reader(_ reader: Reader, didRequestPaymentMethodSelection paymentIntent: PaymentIntent,
+                availablePaymentOptions: [PaymentOption],
+                completion: @escaping PaymentMethodSelectionCompletionBlock) {
+        if let card = availablePaymentOptions.first(where: { $0.type == .card }) {
+            return completion(card, nil)
+        }
+        completion(nil, StripeBridgeErrors.sdkError(
+            .featureNotAvailable, "Only card payments are supported; no card option was offered."))
+    }
+
+    /// Tender has no screen to show a payment's QR code on (non-card payments are not Tender's): the request fails at
+    /// once (`featureNotAvailable`), so the SDK ends the collection instead of waiting.
+    func reader(_ reader: Reader, didRequestQrCodeDisplay paymentIntent: PaymentIntent, qrData: QrCodeDisplayData,
+                completion: @escaping QrCodeDisplayCompletionBlock) {
+        completion(StripeBridgeErrors.sdkError(
+            .featureNotAvailable, "QR-code payments are not supported; nothing was shown."))
+    }
 }
 #endif

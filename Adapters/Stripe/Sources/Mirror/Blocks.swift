@@ -1,8 +1,8 @@
 public import Foundation
 
 // The SDK's completion-block typealiases (`SCPxxxBlock`, `NS_SWIFT_NAME`d), as Swift imports them. Objective-C blocks are
-// not `@Sendable` in Swift, and neither are these. Some name types the reference does not describe (refunds, setup
-// intents, collect inputs…); those types are declared as opaque stand-ins in Placeholders.swift.
+// not `@Sendable` in Swift, and neither are these. Types no bridge names (set-up intents, collect inputs…) are declared
+// with their shape only, in PartialTypes.swift.
 
 /// `SCPCollectInputsCompletionBlock`.
 public typealias CollectInputsCompletionBlock = ([CollectInputsResult]?, (any Error)?) -> Void

@@ -140,6 +140,12 @@ public class CardPresentDetails: NSObject {
     public package(set) var dynamicCurrencyConversion: DynamicCurrencyConversion? = nil
     /// `SCPCardPresentDetails.stripeDescription`.
     public package(set) var stripeDescription: String? = nil
+    /// `SCPCardPresentDetails.incrementalAuthorizationStatus`.
+    public package(set) var incrementalAuthorizationStatus: IncrementalAuthorizationStatus = .unknown
+    /// `SCPCardPresentDetails.multicaptureStatus`.
+    public package(set) var multicaptureStatus: MulticaptureStatus = .unknown
+    /// `SCPCardPresentDetails.reauthorizationStatus`.
+    public package(set) var reauthorizationStatus: ReauthorizationStatus = .unknown
 
     /// Creates the object as the SDK would hand it out (for a backend); optional properties start nil.
     package init(

@@ -131,6 +131,29 @@ package protocol SurfaceBackend: AnyObject, Sendable {
         _ terminal: Terminal, paymentIntent: PaymentIntent, completion: @escaping PaymentIntentCompletionBlock
     )
 
+    // MARK: In-person refunds
+
+    /// `processRefund(_:collectConfig:completion:)` (5.0): collects the card and refunds it; a failure is a
+    /// `ConfirmRefundError` (its `refund` nil: timed out, outcome unknown). The `Cancelable` cancels the collection.
+    func processRefund(
+        _ terminal: Terminal, refundParams: RefundParameters, collectConfig: CollectRefundConfiguration?,
+        completion: @escaping ConfirmRefundCompletionBlock
+    ) -> Cancelable?
+    /// The deprecated `collectRefundPaymentMethod(_:completion:)` and `(_:refundConfig:completion:)`.
+    func collectRefundPaymentMethod(
+        _ terminal: Terminal, refundParams: RefundParameters, refundConfig: CollectRefundConfiguration?,
+        completion: @escaping ErrorCompletionBlock
+    ) -> Cancelable?
+    /// The deprecated `confirmRefund(completion:)`.
+    func confirmRefund(_ terminal: Terminal, completion: @escaping ConfirmRefundCompletionBlock) -> Cancelable?
+
+    // MARK: Calls the backend does not play
+
+    /// A `Terminal` call this backend does not simulate (set-up intents, easy connect, reader display and settings,
+    /// collect inputs and data, printing, Tap to Pay account linking): the error its completion gets, at once. `call`
+    /// is the Swift name (`processSetupIntent(_:allowRedisplay:collectConfig:completion:)`).
+    func unsupportedCall(_ terminal: Terminal, _ call: String) -> any Error
+
     // MARK: Everything else that is behaviour
 
     /// The SDK's display strings: `Terminal.stringFrom…(_:)` and `ReaderSoftwareUpdate.string(from:)`.
@@ -168,6 +191,8 @@ package enum SurfaceDescribedValue: Sendable {
     case offlineBehavior(OfflineBehavior)
     case error(ErrorCode.Code)
     case updateTimeEstimate(UpdateTimeEstimate)
+    case simulatedOfflineMode(SimulatedOfflineMode)
+    case paymentMethodType(PaymentMethodType)
 }
 
 /// What a builder is about to hand out, for ``SurfaceBackend/validate(_:)``.
@@ -179,6 +204,13 @@ package enum SurfaceBuiltProduct {
     case bluetoothScanDiscoveryConfiguration(BluetoothScanDiscoveryConfiguration)
     case bluetoothProximityDiscoveryConfiguration(BluetoothProximityDiscoveryConfiguration)
     case bluetoothConnectionConfiguration(BluetoothConnectionConfiguration)
+    case refundParameters(RefundParameters)
+    case cart(Cart)
+    case cartLineItem(CartLineItem)
+    case tippingConfiguration(TippingConfiguration)
+    case internetDiscoveryConfiguration(InternetDiscoveryConfiguration)
+    case tapToPayDiscoveryConfiguration(TapToPayDiscoveryConfiguration)
+    case internetConnectionConfiguration(InternetConnectionConfiguration)
 }
 
 /// The cardholder verification a simulated card asks for, for `SimulatedCard.isOnlinePin()` / `isOfflinePin()`.

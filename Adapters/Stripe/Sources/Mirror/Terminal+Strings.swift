@@ -92,4 +92,17 @@ extension Terminal {
     public class func stringFromError(_ error: ErrorCode.Code) -> String {
         SurfaceRuntime.backend(for: "Terminal.stringFromError(_:)").describe(.error(error))
     }
+
+    /// `+stringFromSimulatedOfflineMode:`: the display text for a `SimulatedOfflineMode`.
+    @discardableResult
+    public class func stringFromSimulatedOfflineMode(_ mode: SimulatedOfflineMode) -> String {
+        SurfaceRuntime.backend(for: "Terminal.stringFromSimulatedOfflineMode(_:)").describe(.simulatedOfflineMode(mode))
+    }
+
+    /// `+stringFromPaymentMethodType:`: the display text for a `PaymentMethodType`.
+    @discardableResult
+    public class func stringFromPaymentMethodType(_ paymentMethodType: PaymentMethodType) -> String {
+        SurfaceRuntime.backend(for: "Terminal.stringFromPaymentMethodType(_:)")
+            .describe(.paymentMethodType(paymentMethodType))
+    }
 }

@@ -129,7 +129,7 @@ extension StripeBridgeTests {
             #expect(StripeMapping.paymentError(declined).code == .cardDeclined)
         }
 
-        @Test("the bridge's own refusals use the SDK's codes: unknown handles, discovery methods, refunds over the mirror")
+        @Test("the bridge's own refusals use the SDK's codes: unknown handles, discovery methods, invalid refunds")
         func refusals() async throws {
             let device = BridgeDevice()
             let launch = await device.launch()
@@ -151,11 +151,14 @@ extension StripeBridgeTests {
             #expect(refused.completed)
             #expect(!launch.backend.calls.contains("discoverReaders"))
 
+            // A builder the SDK refuses completes the first refund step with its error; nothing is kept for the second.
+            launch.backend.failNextBuild(with: .invalidRefundParameters)
             let refund = Answer<Stripe.ErrorCode?>()
             _ = await launch.bridge.collectRefundPaymentMethod(
                 Stripe.RefundParameters(chargeId: "ch_1", amount: 100, currency: "cad"), refundConfig: nil,
                 completion: { refund.resume($0) })
-            #expect(try #require(await refund.wait())?.code.name == "featureNotAvailable")
+            #expect(try #require(await refund.wait())?.code.name == "invalidRefundParameters")
+            #expect(!launch.backend.calls.contains("processRefund"))
         }
     }
 }

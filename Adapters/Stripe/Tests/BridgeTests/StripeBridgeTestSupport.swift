@@ -191,6 +191,7 @@ final class RecordingReaderDelegate: Stripe.MobileReaderDelegate {
     }
     func didSucceedReconnect() { recorder.record("reconnected") }
     func didFailReconnect() { recorder.record("reconnectFailed") }
+    func didReportLowBatteryWarning() { recorder.record("lowBattery") }
 }
 
 /// A discovery delegate that keeps the last list.

@@ -153,6 +153,41 @@ import Testing
         #expect(throws: ErrorCode.self) { try PaymentIntentParametersBuilder(amount: 0, currency: "usd").build() }
     }
 
+    @Test func refundCartAndTippingBuildersKeepTheirValuesAndAskTheBackend() throws {
+        let (backend, _) = freshTerminal()
+        defer { SurfaceBackendSlot.uninstall() }
+        let refund = try RefundParametersBuilder(chargeId: "ch_1", amount: 300, currency: "cad")
+            .setMetadata(["k": "v"]).setReverseTransfer(true).build()
+        #expect(refund.chargeId == "ch_1" && refund.paymentIntentId == nil && refund.amount == 300)
+        #expect(refund.metadata == ["k": "v"] && refund.reverseTransfer?.boolValue == true)
+        #expect(refund.refundApplicationFee == nil)
+        let line = try CartLineItemBuilder(displayName: "Latte").setQuantity(2).setAmount(450).build()
+        let cart = try CartBuilder(currency: "usd").setLineItems([line]).setTax(72).setTotal(972).build()
+        #expect(cart.lineItems == [line] && cart.tax == 72 && cart.total == 972 && cart.currency == "usd")
+        #expect(line.quantity == 2 && line.displayName == "Latte" && line.amount == 450)
+        #expect(try TippingConfigurationBuilder().setEligibleAmount(800).build().eligibleAmount == 800)
+        #expect(backend.calls.filter { $0 == "validate" }.count == 4)
+
+        backend.onValidate = { product in
+            if case .refundParameters(let parameters) = product, parameters.amount == 0 {
+                throw ErrorCode(.invalidRefundParameters)
+            }
+        }
+        #expect(throws: ErrorCode.self) { try RefundParametersBuilder(chargeId: "ch_1", amount: 0, currency: "cad").build() }
+    }
+
+    @Test func readerKindConfigurationsFollowTheReference() throws {
+        let (backend, _) = freshTerminal()
+        defer { SurfaceBackendSlot.uninstall() }
+        #expect(DiscoveryFilter.bySerialNumber("") == nil && DiscoveryFilter.bySerialNumber("WPC-1") != nil)
+        #expect(DiscoveryFilter.byReaderId("WPC-1") == nil && DiscoveryFilter.byReaderId("tmr_1") != nil)
+        let internet = try InternetDiscoveryConfigurationBuilder().setLocationId("tml_1").setTimeout(10).build()
+        #expect(internet.discoveryMethod == .internet && internet.locationId == "tml_1" && internet.timeout == 10)
+        #expect(!internet.simulated)
+        #expect(try TapToPayDiscoveryConfigurationBuilder().setSimulated(true).build().discoveryMethod == .tapToPay)
+        #expect(backend.calls.filter { $0 == "validate" }.count == 2)
+    }
+
     @Test func tokenProviderFormsStandInForEachOther() async throws {
         let (_, _) = freshTerminal()
         defer { SurfaceBackendSlot.uninstall() }
@@ -165,7 +200,7 @@ import Testing
 
     @Test func optionalTwoFormRequirementsAnswerOrSayTheyAreNotImplemented() async throws {
         let intent = SurfaceObjects.intent()
-        let option = PaymentOption(surface: .backend)
+        let option = PaymentOption.card()
         let selectedTheOption: Bool = await withCheckedContinuation { continuation in
             SelectingReaderDelegate().reader(
                 SurfaceObjects.reader(), didRequestPaymentMethodSelection: intent, availablePaymentOptions: [option]

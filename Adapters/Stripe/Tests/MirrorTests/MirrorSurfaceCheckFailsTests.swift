@@ -5,16 +5,20 @@ import Testing
 struct SurfaceFixture {
     var reference: SurfaceReference
     var graph: SymbolGraph
+    /// The types that must be complete (those the bridge names).
+    var complete: Set<String>
 
     static func load() throws -> SurfaceFixture {
-        SurfaceFixture(reference: try SurfaceReference.load(), graph: try MirrorSurfaceTests.extracted.get())
+        let reference = try SurfaceReference.load()
+        return SurfaceFixture(reference: reference, graph: try MirrorSurfaceTests.extracted.get(),
+                              complete: try reference.typesNamedByTheBridge())
     }
 
     /// The mismatches once `doctor` has changed the mirror's graph.
     func mismatches(doctoring doctor: (inout SymbolGraph) throws -> Void) rethrows -> [SurfaceMismatch] {
         var doctored = graph
         try doctor(&doctored)
-        return SurfaceComparison(reference: reference, graph: doctored).mismatches
+        return SurfaceComparison(reference: reference, graph: doctored, complete: complete).mismatches
     }
 }
 
@@ -174,17 +178,38 @@ extension SymbolGraph {
         })
     }
 
-    @Test func deprecationAndPlaceholdersAreChecked() throws {
+    @Test func deprecationAndLeftOutMembersAreChecked() throws {
         let fixture = try SurfaceFixture.load()
         let mismatches = try fixture.mismatches { graph in
             graph.symbols[try graph.index(of: "PaymentIntentParameters.description")].availability = nil
-            graph.add("swift.property", "Refund.amount", "var amount: UInt { get }")
+            graph.add("swift.property", "Refund.refundedTwice", "var refundedTwice: Bool { get }")
             graph.add("swift.property", "BluetoothConnectionConfiguration.delegate",
                       "weak var delegate: (any MobileReaderDelegate)? { get }")
         }
         #expect(mismatches.contains { $0.kind == .deprecationDiffers && $0.type == "PaymentIntentParameters" })
-        #expect(mismatches.contains { $0.kind == .placeholderNotOpaque && $0.type == "Refund" })
+        #expect(mismatches.contains { $0.kind == .extraMember && $0.type == "Refund" && $0.detail.contains("refundedTwice") })
         #expect(mismatches.contains { $0.kind == .staleAllowance && $0.type == "BluetoothConnectionConfiguration" })
+    }
+
+    /// A type a bridge names must be complete; one no bridge names may leave members out, but what it declares must
+    /// still be the SDK's.
+    @Test func typesTheBridgeNamesMustBeComplete() throws {
+        var fixture = try SurfaceFixture.load()
+        #expect(fixture.complete.contains("Refund"))
+        let removed = "Refund.chargeId"
+        let withoutMember = try fixture.mismatches { graph in graph.symbols.remove(at: try graph.index(of: removed)) }
+        #expect(withoutMember.contains { $0.kind == .missingMember && $0.type == "Refund" && $0.detail.contains("chargeId") })
+        // Were `Refund` named by no bridge file, leaving the member out would be allowed.
+        fixture.complete.remove("Refund")
+        let unnamed = try fixture.mismatches { graph in graph.symbols.remove(at: try graph.index(of: removed)) }
+        #expect(!unnamed.contains { $0.type == "Refund" })
+        // And a type a bridge names but the mirror does not declare is missing.
+        fixture.complete.insert("Refund")
+        let refund = try fixture.graph.id(of: "Refund")
+        let withoutType = fixture.mismatches { graph in
+            graph.symbols.removeAll { $0.identifier.precise == refund || $0.pathComponents.first == "Refund" }
+        }
+        #expect(withoutType.contains { $0.kind == .missingType && $0.type == "Refund" })
     }
 
     @Test func aDoctoredReferenceIsReported() throws {
@@ -196,7 +221,7 @@ extension SymbolGraph {
             swift: "var isCompleted: Bool { get }", async: nil, objc: nil, optional: nil, deprecated: nil,
             uncertain: nil, swiftOverlay: nil, refinedForSwift: nil)
         fixture.reference.types[type].members = members
-        let mismatches = SurfaceComparison(reference: fixture.reference, graph: fixture.graph).mismatches
+        let mismatches = SurfaceComparison(reference: fixture.reference, graph: fixture.graph, complete: fixture.complete).mismatches
         #expect(mismatches.contains { $0.kind == .missingMember && $0.type == "Cancelable" && $0.detail.contains("isCompleted") })
         #expect(mismatches.contains { $0.kind == .extraMember && $0.type == "Cancelable" && $0.detail.contains("completed") })
     }

@@ -177,6 +177,35 @@ final class RecordingSurfaceBackend: SurfaceBackend, @unchecked Sendable {
         completion(nil, ErrorCode(.unexpectedSdkError))
     }
 
+    func processRefund(
+        _ terminal: Terminal, refundParams: RefundParameters, collectConfig: CollectRefundConfiguration?,
+        completion: @escaping ConfirmRefundCompletionBlock
+    ) -> Cancelable? {
+        unscripted("processRefund")
+        completion(nil, ConfirmRefundError(surface: .backend, code: .unexpectedSdkError, refund: nil))
+        return nil
+    }
+
+    func collectRefundPaymentMethod(
+        _ terminal: Terminal, refundParams: RefundParameters, refundConfig: CollectRefundConfiguration?,
+        completion: @escaping ErrorCompletionBlock
+    ) -> Cancelable? {
+        unscripted("collectRefundPaymentMethod")
+        completion(ErrorCode(.unexpectedSdkError))
+        return nil
+    }
+
+    func confirmRefund(_ terminal: Terminal, completion: @escaping ConfirmRefundCompletionBlock) -> Cancelable? {
+        unscripted("confirmRefund")
+        completion(nil, ConfirmRefundError(surface: .backend, code: .unexpectedSdkError, refund: nil))
+        return nil
+    }
+
+    func unsupportedCall(_ terminal: Terminal, _ call: String) -> any Error {
+        record("unsupported(\(call))")
+        return ErrorCode(.featureNotAvailable)
+    }
+
     func describe(_ value: SurfaceDescribedValue) -> String {
         record("describe(\(value))")
         return "described"

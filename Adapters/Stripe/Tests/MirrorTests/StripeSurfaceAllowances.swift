@@ -10,12 +10,6 @@ enum StripeSurfaceAllowances {
         "BluetoothConnectionConfiguration|weak var delegate: (any MobileReaderDelegate)? { get }":
             "Swift source cannot override the base class's read-only `delegate: (any ReaderDelegate)?` with a narrower "
             + "type; the inherited base declaration stands in (code that compiles against it compiles on iOS).",
-        "CardPresentDetails|var incrementalAuthorizationStatus: IncrementalAuthorizationStatus { get }":
-            "IncrementalAuthorizationStatus is an NS_ENUM the reference does not describe (no cases or raw values).",
-        "CardPresentDetails|var multicaptureStatus: MulticaptureStatus { get }":
-            "MulticaptureStatus is a type the reference does not describe (an enum in the SDK; no cases given).",
-        "CardPresentDetails|var reauthorizationStatus: ReauthorizationStatus { get }":
-            "ReauthorizationStatus is a type the reference does not describe (an enum in the SDK; no cases given).",
     ]
 
     /// Reference members declared with a different spelling that Swift source forces, by `"Type|declaration"`: the

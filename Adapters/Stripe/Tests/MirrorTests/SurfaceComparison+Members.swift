@@ -3,8 +3,12 @@ import Foundation
 extension SurfaceComparison {
     // MARK: Members
 
-    /// Every member of `entry` in each form, then the derived members, then nothing else.
-    mutating func compareMembers(_ entry: SurfaceReference.TypeEntry, _ symbol: SymbolGraph.Symbol) {
+    /// Every member of `entry` in each form (when `mustBeComplete`; otherwise those the mirror declares), then the
+    /// derived members, then nothing else. Returns how many reference members the mirror leaves out.
+    @discardableResult
+    mutating func compareMembers(
+        _ entry: SurfaceReference.TypeEntry, _ symbol: SymbolGraph.Symbol, mustBeComplete: Bool
+    ) -> Int {
         let declared = members(of: symbol.path).filter { $0.kind.identifier != "swift.enum.case" }
         var declarations: [String: SymbolGraph.Symbol] = [:]
         var defaults: [String: SymbolGraph.Symbol] = [:]
@@ -18,6 +22,7 @@ extension SurfaceComparison {
         }
         var consumed: Set<String> = []
         var consumedDefaults: Set<String> = []
+        var notMirrored = 0
 
         for member in entry.members ?? [] {
             counts.membersInReference += 1
@@ -41,7 +46,9 @@ extension SurfaceComparison {
             for (offset, form) in member.forms.enumerated() {
                 let expected = normalizedForm(offset == 0 ? (deviation?.mirrored ?? form) : form)
                 guard let found = declarations[expected] else {
-                    report(.missingMember, entry.name, form + (deviation.map { " (deviation: \($0.mirrored))" } ?? ""))
+                    if mustBeComplete {
+                        report(.missingMember, entry.name, form + (deviation.map { " (deviation: \($0.mirrored))" } ?? ""))
+                    }
                     allFormsPresent = false
                     continue
                 }
@@ -61,6 +68,7 @@ extension SurfaceComparison {
                     }
                 }
             }
+            if !allFormsPresent { notMirrored += 1 }
             if allFormsPresent {
                 counts.membersMirrored += 1
                 counts.membersWithDeviation += deviation == nil ? 0 : 1
@@ -83,6 +91,7 @@ extension SurfaceComparison {
         for (key, member) in defaults.sorted(by: { $0.key < $1.key }) where !consumedDefaults.contains(key) {
             report(.unexpectedDefault, entry.name, member.declaration)
         }
+        return notMirrored
     }
 
     /// A reference form as the mirror declares it: an `optional` requirement is a plain requirement (see the type doc).

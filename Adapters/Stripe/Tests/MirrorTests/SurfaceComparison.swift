@@ -1,23 +1,34 @@
 import Foundation
 
-/// Compares the mirror's public declarations (a symbol graph) with the SDK surface reference, both ways.
+/// Compares the mirror's public declarations (a symbol graph) with the SDK surface reference (the whole documented
+/// surface, `shared/reference/sdk-surface/full/`).
 ///
-/// From the reference to the mirror: every type with its kind, declaration, superclass and conformances; every member
-/// in each of its forms (`swift`, and `async` for completion-block methods) with its exact spelling and deprecation;
-/// every enum case; every typealias and global. From the mirror to the reference: nothing declared that the reference
-/// does not have. The only exceptions are ``StripeSurfaceAllowances`` (each with its reason) and these rules:
+/// The rule: everything the mirror declares exists in the reference with exactly that shape, and every type a bridge
+/// file names (``complete``, from ``BridgeSourceScan``) is mirrored completely. In detail:
+/// - a mirrored type has the reference's kind, declaration, superclass and conformances, and every enum or option set
+///   that is mirrored has all its cases; a type the reference does not describe may not be declared at all;
+/// - every member the mirror declares is a reference member in one of its forms (`swift`, and `async` for
+///   completion-block methods), with its exact spelling and deprecation;
+/// - a type in ``complete`` has every reference member in each of its forms; a type no bridge names may leave members
+///   out (the SDK has them; no bridge can use what the mirror does not declare), or not be mirrored at all;
+/// - every typealias and global is mirrored.
+/// The only exceptions are ``StripeSurfaceAllowances`` (each with its reason) and these rules:
 /// - an `optional` protocol requirement is a requirement plus a default implementation (Linux has no `@objc optional`);
 ///   a requirement imported in two forms (completion block and `async`) has a default implementation for each form
 ///   (a conformer implements either one); every other requirement has none;
 /// - `ErrorCode` has `static var <code>: ErrorCode.Code { get }` for each case of `ErrorCode.Code` (the reference's note
 ///   on that type), and an option set has `let rawValue`, `init(rawValue:)` and a `static let` per option;
-/// - types the reference lists in `referencedButNotDescribed` may be declared as opaque classes without public members;
 /// - members that come with a listed conformance (``StripeSurfaceAllowances/impliedMembers(of:)``) are allowed.
 struct SurfaceComparison {
     /// How much of the reference the mirror matched, and how.
     struct Counts {
         var typesInReference = 0
         var typesMirrored = 0
+        /// Types that must be complete (a bridge names them), and how many of them are.
+        var typesRequiredComplete = 0
+        var typesComplete = 0
+        /// Mirrored types no bridge names that leave reference members out.
+        var typesPartial = 0
         var membersInReference = 0
         var membersMirrored = 0
         var membersLeftOut = 0
@@ -32,7 +43,6 @@ struct SurfaceComparison {
         var typealiasesMirrored = 0
         var globalsInReference = 0
         var globalsMirrored = 0
-        var placeholderTypes = 0
         var derivedMembers = 0
     }
 
@@ -41,14 +51,17 @@ struct SurfaceComparison {
 
     let reference: SurfaceReference
     let graph: SymbolGraph
+    /// The reference types that must be mirrored completely: those a bridge file names.
+    let complete: Set<String>
     var symbolsByID: [String: SymbolGraph.Symbol] = [:]
     var defaultImplementations: Set<String> = []
     var conformances: [String: Set<String>] = [:]
     var superclasses: [String: [String]] = [:]
 
-    init(reference: SurfaceReference, graph: SymbolGraph) {
+    init(reference: SurfaceReference, graph: SymbolGraph, complete: Set<String>) {
         self.reference = reference
         self.graph = graph
+        self.complete = complete
         index()
         compareTypes()
         compareTopLevel()
@@ -110,29 +123,22 @@ struct SurfaceComparison {
         let referenceTypes = Dictionary(reference.types.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         counts.typesInReference = reference.types.count
         for entry in reference.types {
+            let mustBeComplete = complete.contains(entry.name)
+            counts.typesRequiredComplete += mustBeComplete ? 1 : 0
             guard let symbol = types[entry.name] else {
-                report(.missingType, entry.name, entry.declaration)
+                if mustBeComplete { report(.missingType, entry.name, "a bridge names it: \(entry.declaration)") }
                 counts.membersInReference += entry.members?.count ?? 0
                 continue
             }
+            let before = mismatches.count
             if compareTypeDeclaration(entry, symbol, referenceTypes: referenceTypes) { counts.typesMirrored += 1 }
-            compareMembers(entry, symbol)
+            let missing = compareMembers(entry, symbol, mustBeComplete: mustBeComplete)
             compareCases(entry, symbol)
+            if mustBeComplete && mismatches.count == before { counts.typesComplete += 1 }
+            if !mustBeComplete && missing > 0 { counts.typesPartial += 1 }
         }
-        let placeholders = Set(reference.referencedButNotDescribed)
         for (path, symbol) in types.sorted(by: { $0.key < $1.key }) where referenceTypes[path] == nil {
-            guard placeholders.contains(path) else {
-                report(.extraType, path, symbol.declaration)
-                continue
-            }
-            counts.placeholderTypes += 1
-            let supers = superclasses[symbol.identifier.precise] ?? []
-            if symbol.kind.identifier != "swift.class" || !(supers == ["NSObject"] || supers == ["NSError"]) {
-                report(.placeholderNotOpaque, path, "must be an NSObject or NSError subclass")
-            }
-            for member in members(of: path) {
-                report(.placeholderNotOpaque, path, member.declaration)
-            }
+            report(.extraType, path, symbol.declaration)
         }
     }
 
@@ -213,7 +219,7 @@ struct SurfaceMismatch: Hashable, CustomStringConvertible {
         case missingType, extraType, kindDiffers, declarationDiffers, superclassDiffers
         case missingConformance, extraConformance, missingCase, extraCase
         case missingMember, extraMember, duplicateMember, deprecationDiffers
-        case optionalWithoutDefault, unexpectedDefault, placeholderNotOpaque, staleAllowance
+        case optionalWithoutDefault, unexpectedDefault, staleAllowance
     }
 
     var kind: Kind

@@ -225,6 +225,8 @@ package final class SimulatorSurfaceBackend: SurfaceBackend, @unchecked Sendable
         case .offlineBehavior(let value): SurfaceCaseNames.name(of: value)
         case .error(let value): SurfaceCaseNames.name(of: value)
         case .updateTimeEstimate(let value): SurfaceCaseNames.name(of: value)
+        case .simulatedOfflineMode(let value): SurfaceCaseNames.name(of: value)
+        case .paymentMethodType(let value): SurfaceCaseNames.name(of: value)
         }
     }
 
