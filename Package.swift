@@ -26,6 +26,9 @@ let package = Package(
         .library(name: "TenderUI", targets: ["TenderUI"]),
         // The server half: Stripe's and Square's REST APIs for capture, void, refunds, lookups and connection tokens.
         .library(name: "TenderServer", targets: ["TenderServer"]),
+        // The device's half of the hop to the app's server: the adapters' server seams over URLSession, against the
+        // routes TenderServer serves (TenderWire only).
+        .library(name: "TenderBackend", targets: ["TenderBackend"]),
         // The simulators: faithful models of each vendor SDK for tests, previews and the demo. Not for shipping apps.
         .library(name: "TenderStripeSimulator", targets: ["TenderStripeSimulator"]),
         .library(name: "TenderSquareSimulator", targets: ["TenderSquareSimulator"]),
@@ -207,9 +210,11 @@ let package = Package(
         // TenderWire only: a server build needs neither the core's SQLite nor a device adapter
         // (Scripts/check-module-deps.sh checks it).
         .target(name: "TenderServer", dependencies: ["TenderWire"], path: "Sources/TenderServer"),
+        // The device's client for the routes: TenderWire only (no core, no adapter), so it links anywhere.
+        .target(name: "TenderBackend", dependencies: ["TenderWire"], path: "Sources/TenderBackend"),
         .testTarget(
             name: "TenderServerTests",
-            dependencies: ["TenderServer", "TenderWire", "Tender", "TenderStripe", "TenderSquare"],
+            dependencies: ["TenderServer", "TenderWire", "Tender", "TenderStripe", "TenderSquare", "TenderBackend"],
             path: "Tests/TenderServerTests"
         ),
 

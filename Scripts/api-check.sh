@@ -27,6 +27,7 @@ modules=(
   "TenderStripeTerminal 15 TenderStripeTerminalOverSurface Adapters/Stripe/Sources/Bridge"
   "TenderSquareMobilePayments 15 TenderSquareMobilePaymentsOverSurface Adapters/Square/Sources/Bridge"
   "TenderServer 80 TenderServer Sources/TenderServer"
+  "TenderBackend 40 TenderBackend Sources/TenderBackend"
 )
 
 bin="$(swift build --show-bin-path)"

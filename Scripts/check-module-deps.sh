@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Checks the package's module boundaries (issue 19, "the server stands apart"): TenderServer and TenderWire must not
-# depend, directly or through another target or product, on the core (Tender, and with it the system SQLite) or on a
-# device adapter. Reads the dependency graph from `swift package describe --type json`, so it needs no build.
+# Checks the package's module boundaries (issue 19, "the server stands apart"): TenderServer, TenderBackend (the
+# device's client for TenderServer's routes) and TenderWire must not depend, directly or through another target or
+# product, on the core (Tender, and with it the system SQLite) or on a device adapter; TenderBackend not on
+# TenderServer either (the device never links the vendors' secret-key clients). Reads the dependency graph from `swift package describe --type json`, so it needs no build.
 # Usage: Scripts/check-module-deps.sh             checks the package
 #        Scripts/check-module-deps.sh --self-test  also checks that the check fails when TenderServer depends on
 #                                                  Tender (through TenderTestKit) or TenderWire on CSQLite
@@ -14,7 +15,7 @@ if [ "${1:-}" = "--self-test" ]; then
   trap 'rm -f "$real" "$broken"' EXIT
   swift package describe --type json > "$real"
   "$0" "$real"
-  for edit in 'TenderServer:TenderTestKit' 'TenderWire:CSQLite'; do
+  for edit in 'TenderServer:TenderTestKit' 'TenderWire:CSQLite' 'TenderBackend:TenderServer'; do
     python3 - "$real" "$broken" "${edit%%:*}" "${edit##*:}" <<'PY'
 import json, sys
 package = json.load(open(sys.argv[1]))
@@ -66,6 +67,7 @@ forbidden = {"Tender", "CSQLite", "TenderStripe", "TenderSquare"}
 rules = {
     "TenderServer": forbidden | {"TenderStripeSimulator", "TenderSquareSimulator", "TenderTestKit"},
     "TenderWire": forbidden | {"TenderServer"},
+    "TenderBackend": forbidden | {"TenderServer", "TenderStripeSimulator", "TenderSquareSimulator", "TenderTestKit"},
 }
 failed = False
 for name, banned in rules.items():

@@ -3,7 +3,8 @@ public import Foundation
 public import FoundationNetworking
 #endif
 
-/// One HTTP request as TenderServer's clients build it: already authenticated, encoded and versioned.
+/// One HTTP request: as TenderServer's clients send it to a vendor (already authenticated, encoded and versioned), and
+/// as a device's request reaches ``TenderRoutes`` (the URL may be relative: its path and query are what count).
 public struct HTTPRequest: Sendable {
     /// `GET`, `POST`…
     public var method: String
@@ -15,7 +16,7 @@ public struct HTTPRequest: Sendable {
     public var body: Data?
 
     /// Creates a request.
-    package init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
         self.method = method
         self.url = url
         self.headers = headers

@@ -1,5 +1,5 @@
 import Foundation
-public import TenderWire
+package import TenderWire
 
 extension StripeAPI {
     /// `refund`.
@@ -36,23 +36,23 @@ extension StripeAPI {
 
     /// `terminal.connection_token`. Its ``secret`` is a credential for the reader SDK: it never appears in a
     /// `description`.
-    public struct ConnectionToken: Codable, Hashable, Sendable, DeclaredFields, CustomStringConvertible,
+    package struct ConnectionToken: Codable, Hashable, Sendable, DeclaredFields, CustomStringConvertible,
         CustomDebugStringConvertible, CustomReflectable {
         /// `secret`: hand it to the Terminal SDK's token provider, nowhere else.
-        public var secret: String
+        package var secret: String
         /// `location`: the location it is scoped to, if any.
-        public var location: String?
+        package var location: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable { case secret, location }
 
         /// The wire names of the declared fields.
         package static var declaredFields: [String] { CodingKeys.allCases.map(\.rawValue) }
         /// `ConnectionToken(location: …, secret: redacted)`.
-        public var description: String { "ConnectionToken(location: \(location ?? "none"), secret: redacted)" }
+        package var description: String { "ConnectionToken(location: \(location ?? "none"), secret: redacted)" }
         /// The same as ``description``.
-        public var debugDescription: String { description }
+        package var debugDescription: String { description }
         /// Reflection shows the location only.
-        public var customMirror: Mirror { Mirror(self, children: ["location": location as Any], displayStyle: .struct) }
+        package var customMirror: Mirror { Mirror(self, children: ["location": location as Any], displayStyle: .struct) }
     }
 
     /// `terminal.location`.

@@ -20,6 +20,7 @@ extension StripeServerClient {
         }
         var tagged = metadata
         tagged[configuration.referenceMetadataKey] = reference
+        if tagged[Self.locationMetadataKey] == nil { tagged[Self.locationMetadataKey] = scope.locationID }
         var form = extra
         form["amount"] = .string(String(amount.minorUnits))
         form["currency"] = .string(amount.currency.lowercasedCode)

@@ -1,5 +1,5 @@
 public import Foundation
-public import TenderWire
+package import TenderWire
 
 /// Stripe's REST API for the server half of a Terminal integration: connection tokens, PaymentIntents (create,
 /// retrieve, capture, cancel, find by Tender's reference), refunds. It conforms to `PaymentCaptureService`,
@@ -25,6 +25,9 @@ public struct StripeServerClient: Sendable, CustomStringConvertible {
     /// `"tender_reference"`: the metadata key under which the Stripe adapter stores Tender's reference on every
     /// intent (`StripeMapping.referenceMetadataKey`; a test checks they agree).
     @usableFromInline package static let referenceMetadataKey = "tender_reference"
+    /// `"tender_location"`: the metadata key holding the Stripe location id an intent belongs to (Stripe's intents
+    /// record none); the routes refuse a caller of another location (``TenderRoutes``).
+    package static let locationMetadataKey = "tender_location"
 
     /// How the client finds PaymentIntents by metadata.
     public enum SearchMode: String, Sendable, Hashable {
@@ -161,7 +164,7 @@ public struct StripeServerClient: Sendable, CustomStringConvertible {
 
     /// `POST /v1/terminal/connection_tokens`: a token for the Terminal SDK's token provider, scoped to `location`
     /// when given (required for Internet readers to be scoped; optional for Bluetooth readers).
-    public func createConnectionToken(location: String? = nil) async throws(PaymentError) -> StripeAPI.ConnectionToken {
+    package func createConnectionToken(location: String? = nil) async throws(PaymentError) -> StripeAPI.ConnectionToken {
         var form: [String: FormValue] = [:]
         if let location { form["location"] = .string(location) }
         return try await request("POST", "v1/terminal/connection_tokens", form: form, as: StripeAPI.ConnectionToken.self,
