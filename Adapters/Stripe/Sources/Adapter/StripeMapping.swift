@@ -13,6 +13,9 @@ public enum StripeMapping {
     public static let attemptMetadataKey = "tender_attempt"
     /// Set on intents created `requireOnline`: the SDK never stores those offline, so Stripe's copy is the whole truth.
     package static let onlineOnlyMetadataKey = "tender_online_only"
+    /// `"tender_location"`: the Stripe location id of the ledger scope the intent was created for, which
+    /// `TenderServer`'s routes compare with the calling device's location before they act on the intent.
+    package static let locationMetadataKey = "tender_location"
     /// The metadata key of an in-person refund's idempotency key (the SDK's refunds take none): the same key the
     /// server half records its refunds under, so that the app's server finds a refund made on the reader by its key.
     package static let refundMetadataKey = "tender_idempotency_key"

@@ -43,7 +43,8 @@ extension StripeProcessor {
             intent = existing
         case .start:
             do {
-                intent = try await create(request, paymentAttempt: attempt.paymentAttempt, behavior: behavior)
+                intent = try await create(request, paymentAttempt: attempt.paymentAttempt, location: attempt.idScope?.locationID,
+                                          behavior: behavior)
             } catch let error as Stripe.ErrorCode {
                 return ended(reference, .failed, StripeMapping.definiteFailure(
                     StripeMapping.paymentError(error, phase: .creation)))
@@ -135,12 +136,15 @@ extension StripeProcessor {
 
     // MARK: - Steps
 
-    private func create(_ request: PaymentRequest, paymentAttempt: Int, behavior: Stripe.OfflineBehavior)
-        async throws -> Stripe.PaymentIntent {
+    private func create(_ request: PaymentRequest, paymentAttempt: Int, location: String?,
+                        behavior: Stripe.OfflineBehavior) async throws -> Stripe.PaymentIntent {
         let amount = try request.total().unsignedMinorUnits()
         var metadata = request.metadata
         metadata[StripeMapping.referenceMetadataKey] = request.reference
         metadata[StripeMapping.attemptMetadataKey] = String(paymentAttempt)
+        // The location the payment is taken at: the server's routes let only that location's devices act on it
+        // (Stripe's intents record no location of their own).
+        if let location { metadata[StripeMapping.locationMetadataKey] = location }
         if behavior == .requireOnline { metadata[StripeMapping.onlineOnlyMetadataKey] = "true" }
         // Seed 002: Interac (Canada) needs `interac_present` next to `card_present`.
         let types: [Stripe.PaymentMethodType] = request.amount.currency == .cad ? [.cardPresent, .interacPresent]

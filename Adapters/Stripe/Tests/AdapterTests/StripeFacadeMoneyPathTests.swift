@@ -97,3 +97,18 @@ struct StripeFacadeMoneyPathTests {
         #expect(await terminal.scope == shopA)
     }
 }
+
+/// The intents a device creates carry the ledger scope's location, which the server's routes check before they act.
+@Suite("Stripe intents carry their location")
+struct StripeLocationTagTests {
+    @Test("an intent created through the facade carries tender_location = the scope's location")
+    func intentCarriesLocation() async throws {
+        let (simulator, clock) = makeSimulator()
+        let (terminal, _) = try await stripeTerminal(simulator, clock: clock, scope: shopA)
+        let session = try await terminal.takePayment(sale("LOC-1", cents: 1_500))
+        #expect(session.state == .succeeded)
+        let intents = await simulator.serverIntents
+        let intent = try #require(intents.first { $0.metadata["tender_reference"] == "LOC-1" })
+        #expect(intent.metadata["tender_location"] == shopA.locationID)
+    }
+}
