@@ -89,6 +89,7 @@ extension PaymentTerminal {
             }
         }
 
+        try await checkReader(for: request)
         await refreshNetworkStatus()
         let decision = try await route(request, capabilities: capabilities)
         if case .refused(let error) = decision { throw error }

@@ -113,21 +113,6 @@ public actor PaymentTerminal {
         pollSignal.wake()
     }
 
-    // MARK: Readers
-
-    /// Looks for readers.
-    public func discoverReaders(timeout: Double = 10) async throws -> [Reader] {
-        try await processor.discoverReaders(timeout: timeout)
-    }
-
-    /// Connects a reader at the scope's location.
-    public func connectReader(_ reader: Reader) async throws -> Reader {
-        try await processor.connectReader(reader, locationID: scope.locationID)
-    }
-
-    /// Disconnects the reader.
-    public func disconnectReader() async throws { try await processor.disconnectReader() }
-
     // MARK: Sessions
 
     /// The recorded session for a reference, with its history and refunds.
