@@ -62,6 +62,10 @@ struct InMemorySubject: ConformanceSubject {
             case .holdNextAuthorization: memory.holdNextAuthorization()
             }
         }
+        func injectReaderFault(_ fault: ReaderFault) async -> ConformanceSupport? {
+            memory.injectReaderFault(fault)
+            return .supported
+        }
         func releaseHeld() async { memory.releaseHeld() }
         func isHolding() async -> Bool { memory.isHolding }
         func advanceClock(by seconds: Double) async { manualClock.advance(by: seconds) }
