@@ -167,6 +167,10 @@ public enum StripeMapping {
                                             processorPaymentID: intent.stripeId, card: cardDetails(intent),
                                             storedAt: intent.offlineDetails?.storedAt, amount: total(intent),
                                             paymentAttempt: intent.metadata[attemptMetadataKey].flatMap(Int.init))
+        // The tip the customer chose on the reader (an app-entered tip is in `amount`, never in `amountTip`).
+        if let tip = intent.amountTip, let currency = try? Currency(code: intent.currency) {
+            update.tip = Money(minorUnits: Int64(tip), currency: currency)
+        }
         if state == .authorized || state == .forwarded {
             update.captureBefore = intent.authorizedCharge?.cardPresentDetails?.captureBefore
         }
