@@ -4,9 +4,9 @@ public import Tender
 // MARK: - Readers
 
 extension SquareProcessor {
-    /// Square's readers of `kind`: ``ReaderKind/bluetooth`` yields the paired contactless and chip readers and,
-    /// when there are none, pairs the first one in range (`startPairing(with:)`, whose success names no reader: the
-    /// new one is yielded from `readers`); ``ReaderKind/usb`` yields the Stand and magstripe readers plugged in;
+    /// Square's readers of `kind`: ``ReaderKind/bluetooth`` yields the paired readers, Bluetooth first (a Stand or
+    /// magstripe reader paired too is listed after them: Square's pairing names no reader), and, when there are
+    /// none, pairs the first one in range (`startPairing(with:)`; the new one is yielded from `readers`); ``ReaderKind/usb`` yields the Stand and magstripe readers plugged in;
     /// ``ReaderKind/tapToPay`` yields the iPhone's own reader when `tapToPaySettings.isDeviceCapable`
     /// (otherwise ``PaymentError/Code/featureUnavailable``). Square has no internet readers
     /// (``PaymentError/Code/featureUnavailable``). A pairing stops (`PairingHandle.stop()`) after `timeout` seconds
@@ -53,12 +53,16 @@ extension SquareProcessor {
         case .usb:
             for info in await client.readerManager.readers where info.model.kind == .usb { yield(mapped(info)) }
         case .bluetooth:
-            var readers = await client.readerManager.readers.filter { $0.model.kind == .bluetooth }
+            // Square's pairing names no reader, and a Stand or magstripe reader shows up in the same list: the paired
+            // readers are listed (Bluetooth first) and a pairing runs only when there are none.
+            var readers = await client.readerManager.readers.filter { $0.model != .tapToPay }
             if readers.isEmpty {
                 try await pair(timeout: timeout)
-                readers = await client.readerManager.readers.filter { $0.model.kind == .bluetooth }
+                readers = await client.readerManager.readers.filter { $0.model != .tapToPay }
             }
-            for info in readers { yield(mapped(info)) }
+            for info in readers.sorted(by: { ($0.model.kind == .bluetooth ? 0 : 1) < ($1.model.kind == .bluetooth ? 0 : 1) }) {
+                yield(mapped(info))
+            }
         }
     }
 

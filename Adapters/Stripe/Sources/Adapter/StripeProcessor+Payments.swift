@@ -37,7 +37,10 @@ extension StripeProcessor {
                                                           message: "The payment was not routed."))
         }
         var intent: Stripe.PaymentIntent
-        switch await continuation(of: reference, attempt: attempt, total: try? request.total()) {
+        // With an on-reader tip the intent's total is not known in advance (the customer's tip is added to it): the
+        // earlier intent is then matched by reference and attempt, and the core checks the total it reports.
+        let total = request.tipEligibleAmount == nil ? try? request.total() : nil
+        switch await continuation(of: reference, attempt: attempt, total: total) {
         case .report(let update):
             return update
         case .resume(let existing):

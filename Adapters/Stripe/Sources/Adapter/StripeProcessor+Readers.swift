@@ -41,11 +41,11 @@ extension StripeProcessor {
             cancelable.cancel { _ in }
         }
         timer?.cancel()
-        switch outcome {
-        case nil: continuation.finish()
-        // The scan's own timeout with nothing found: the sequence ends empty, as the timeout says.
-        case let error? where error.code == .bluetoothScanTimedOut: continuation.finish()
-        case let error?: continuation.finish(throwing: StripeMapping.paymentError(error, phase: .readerConnection))
+        // Stripe's own errors end the sequence, `bluetoothScanTimedOut` included (its scan found nothing in time).
+        if let error = outcome {
+            continuation.finish(throwing: StripeMapping.paymentError(error, phase: .readerConnection))
+        } else {
+            continuation.finish()
         }
     }
 

@@ -57,7 +57,7 @@ extension StripeSimulator {
 
     /// `collectPaymentMethod(_:collectConfig:completion:)`: prompts through the reader delegate, then reads the
     /// simulated card (at once, or when ``presentCard()`` is called). Offline the reader offers insert and tap only.
-    /// The tip (`simulatedTipAmount`) is added unless `skipTipping` is set or the reader cannot ask for one.
+    /// The tip (`simulatedTipAmount`) is added unless `skipTipping` is set.
     package func collectPaymentMethod(_ paymentIntent: Stripe.PaymentIntent,
                                      collectConfig: Stripe.CollectPaymentIntentConfiguration?,
                                      completion: @escaping @Sendable (Stripe.PaymentIntent?, Stripe.ErrorCode?) -> Void)
@@ -86,9 +86,7 @@ extension StripeSimulator {
             return fail(Stripe.ErrorCode.Code("updatePaymentIntentUnavailableWhileOffline"),
                         "updatePaymentIntent is not available for a PaymentIntent created offline.")
         }
-        // Only a reader that asks for tips does (smart readers, WisePad 3), on the tip-eligible amount.
-        let asksForTip = !config.skipTipping && current.reader.deviceType.features.contains(.onReaderTipping)
-        local.intent.amountTip = asksForTip ? configuration.simulatedTipAmount : nil
+        local.intent.amountTip = config.skipTipping ? nil : configuration.simulatedTipAmount
         local.collectedOnline = local.intent.stripeId != nil && network.reportedStatus == .online
         localIntents[handle] = local
         setPaymentStatus(.waitingForInput)
