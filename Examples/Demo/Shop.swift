@@ -49,6 +49,7 @@ struct Shop {
         try await morning(terminal, &state)
         try await outage(terminal, &state)
         try await forward(terminal)
+        try await otherCounters(terminal, &state)
         try await afternoon(terminal, &state)
         try await nextMorning(terminal, &state)
         try await reconcile(terminal, &state)

@@ -24,6 +24,9 @@ struct StripeRig: DemoRig {
         var configuration = Stripe.SimulatorConfiguration(offlineEnabled: true)
         configuration.forwardsWhenNetworkReturns = false
         configuration.backgroundForwardingDelay = nil
+        // The smart reader at the other counter is registered to the shop's location, and its customers tip 1.50.
+        configuration.smartReaderLocationId = "tml_demo_shop"
+        configuration.simulatedTipAmount = 150
         return configuration
     }
 

@@ -79,27 +79,27 @@ public final class TerminalModel {
 
     // MARK: Actions
 
-    /// Looks for readers for at most `timeout` seconds, listing them in ``discoveredReaders`` as they are found.
-    /// Calling it again, or ``stopDiscovery()``, ends the previous discovery.
-    public func discoverReaders(timeout: Double = 10) async {
+    /// Looks for readers of `kind` for at most `timeout` seconds, listing them in ``discoveredReaders`` as they are
+    /// found. Calling it again, ``stopDiscovery()`` or ``connect(_:)`` ends the previous discovery.
+    public func discoverReaders(_ kind: ReaderKind = .bluetooth, timeout: Double = 10) async {
         discovery?.cancel()
         discoveredReaders = []
         lastError = nil
-        let previousStatus = readerStatus
         readerStatus = .discovering
         let task = Task { [terminal] in
             do {
-                for found in try await terminal.discoverReaders(timeout: timeout) {
+                for try await found in terminal.readerDiscovery(kind, timeout: timeout) {
                     self.found(found)
                 }
             } catch is CancellationError {
+            } catch let error as PaymentError where error.code == .canceled {
             } catch {
                 self.lastError = PaymentError.from(error)
             }
         }
         discovery = task
         await task.value
-        if readerStatus == .discovering { readerStatus = reader == nil ? .notConnected : previousStatus }
+        if readerStatus == .discovering { readerStatus = reader == nil ? .notConnected : .connected }
     }
 
     /// Ends a running discovery.
@@ -113,10 +113,27 @@ public final class TerminalModel {
         lastError = nil
         readerStatus = .connecting
         do {
-            self.reader = try await terminal.connectReader(reader)
+            let connected = try await terminal.connectReader(reader)
+            self.reader = connected
+            softwareUpdate = connected.availableUpdate
             readerStatus = .connected
         } catch {
             readerStatus = self.reader == nil ? .notConnected : .connected
+            lastError = PaymentError.from(error)
+        }
+    }
+
+    /// Installs the update the connected reader offers or requires (``softwareUpdate``), with progress in
+    /// ``updateProgress``.
+    public func installUpdate() async {
+        lastError = nil
+        do {
+            try await terminal.installReaderUpdate()
+            softwareUpdate = nil
+            updateProgress = nil
+            reader = await terminal.connectedReader() ?? reader
+        } catch {
+            updateProgress = nil
             lastError = PaymentError.from(error)
         }
     }
@@ -216,7 +233,7 @@ public final class TerminalModel {
         networkStatus = snapshot.networkStatus
         reader = snapshot.reader
         readerStatus = snapshot.readerStatus
-        softwareUpdate = snapshot.softwareUpdate
+        softwareUpdate = snapshot.reader?.availableUpdate
         setQueue(snapshot.queue)
         // A payment the model already follows (started through ``charge(_:)``) is not replaced by an older read.
         if let current = snapshot.paymentsInProgress.last, paymentReference == nil || paymentReference == current.reference {

@@ -62,6 +62,10 @@ struct InMemorySubject: ConformanceSubject {
             case .holdNextAuthorization: memory.holdNextAuthorization()
             }
         }
+        func injectReaderFault(_ fault: ReaderFault) async -> ConformanceSupport? {
+            memory.injectReaderFault(fault)
+            return .supported
+        }
         func releaseHeld() async { memory.releaseHeld() }
         func isHolding() async -> Bool { memory.isHolding }
         func advanceClock(by seconds: Double) async { manualClock.advance(by: seconds) }
@@ -93,7 +97,13 @@ struct BrokenProcessor: PaymentProcessor {
     let flaw: Flaw
     var name: String { inner.name }
     func capabilities() async -> ProcessorCapabilities { await inner.capabilities() }
-    func discoverReaders(timeout: Double) async throws -> [Reader] { try await inner.discoverReaders(timeout: timeout) }
+    func readerDiscovery(_ kind: ReaderKind, timeout: Double) -> AsyncThrowingStream<Reader, any Error> {
+        inner.readerDiscovery(kind, timeout: timeout)
+    }
+    func connectedReader() async -> Reader? { await inner.connectedReader() }
+    func installReaderUpdate() async throws { try await inner.installReaderUpdate() }
+    func rebootReader() async throws { try await inner.rebootReader() }
+    func setReaderDisplay(_ cart: ReaderCart?) async throws { try await inner.setReaderDisplay(cart) }
     func connectReader(_ reader: Reader, locationID: String) async throws -> Reader {
         try await inner.connectReader(reader, locationID: locationID)
     }

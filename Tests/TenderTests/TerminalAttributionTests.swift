@@ -16,7 +16,13 @@ private struct ServerOnlyLookupProcessor: PaymentProcessor {
 
     func capabilities() async -> ProcessorCapabilities { await inner.capabilities() }
     func networkStatus() async -> NetworkStatus { await inner.networkStatus() }
-    func discoverReaders(timeout: Double) async throws -> [Reader] { try await inner.discoverReaders(timeout: timeout) }
+    func readerDiscovery(_ kind: ReaderKind, timeout: Double) -> AsyncThrowingStream<Reader, any Error> {
+        inner.readerDiscovery(kind, timeout: timeout)
+    }
+    func connectedReader() async -> Reader? { await inner.connectedReader() }
+    func installReaderUpdate() async throws { try await inner.installReaderUpdate() }
+    func rebootReader() async throws { try await inner.rebootReader() }
+    func setReaderDisplay(_ cart: ReaderCart?) async throws { try await inner.setReaderDisplay(cart) }
     func connectReader(_ reader: Reader, locationID: String) async throws -> Reader {
         try await inner.connectReader(reader, locationID: locationID)
     }

@@ -5,7 +5,7 @@ public import Tender
 
 /// House accounts as a Tender `PaymentProcessor`.
 ///
-/// The house account needs no card reader; `discoverReaders` reports one "virtual" reader so apps can treat every
+/// The house account needs no card reader; `readerDiscovery` reports one "virtual" reader so apps can treat every
 /// processor alike. What makes it safe is the vendor's idempotency: a charge is keyed by its order number, which
 /// the adapter takes from Tender (`PaymentAttempt.vendorAttemptID`: derived from the merchant, location, reference
 /// and payment attempt, never random), so continuing an unfinished payment re-sends the same order number and can
@@ -18,6 +18,8 @@ public final class HouseAccountProcessor: PaymentProcessor {
     private let searchConsistencyWindow: Double
     /// The account the next payment is charged to (in a real app: chosen by the cashier).
     private let accountForNextPayment: Locked<String>
+    /// The location the virtual reader was "connected" at; `nil` before.
+    private let connectedLocation = Locked<String?>(nil)
     private let emitter = ProcessorEventEmitter()
     private let canceled = Locked<Set<String>>([])
 
@@ -76,21 +78,70 @@ public final class HouseAccountProcessor: PaymentProcessor {
     /// The server's reachability.
     public func networkStatus() async -> NetworkStatus { await client.isReachable() ? .online : .offline }
 
-    /// One virtual reader.
-    public func discoverReaders(timeout: Double) async throws -> [Reader] {
-        [Reader(id: "house-ledger", model: "house account", isSimulated: true)]
+    /// The one "reader" a house account has: its server, reached over the network, so an ``ReaderKind/internet``
+    /// reader with no features (no screen, no offline, no in-person refunds). Other kinds are refused.
+    public static let virtualReader = Reader(id: "house-ledger", model: "house account", kind: .internet,
+                                             isSimulated: true)
+
+    /// The virtual reader, for ``ReaderKind/internet``; every other kind throws
+    /// ``PaymentError/Code/featureUnavailable``. A real adapter starts its vendor's discovery here, yields each
+    /// reader as the vendor reports it, and stops the vendor's discovery in `onTermination` (the consuming task was
+    /// cancelled) or when `timeout` passes.
+    public func readerDiscovery(_ kind: ReaderKind, timeout: Double) -> AsyncThrowingStream<Reader, any Error> {
+        AsyncThrowingStream { continuation in
+            guard kind == .internet else {
+                continuation.finish(throwing: PaymentError(.featureUnavailable, recovery: .fixIntegration,
+                                                           phase: .readerConnection,
+                                                           message: "House accounts have no \(kind.rawValue) readers."))
+                return
+            }
+            continuation.yield(Self.virtualReader)
+            continuation.finish()
+        }
     }
 
     /// Nothing to connect; echoes the reader with its location.
     public func connectReader(_ reader: Reader, locationID: String) async throws -> Reader {
-        var connected = reader
+        guard reader.id == Self.virtualReader.id else {
+            throw PaymentError(.readerConnectionFailed, recovery: .reconnectReader, phase: .readerConnection,
+                               message: "House accounts have no reader \(reader.id).")
+        }
+        var connected = Self.virtualReader
         connected.locationID = locationID
+        connectedLocation.withLock { $0 = locationID }
         emitter.emit(.readerConnectionChanged(.connected))
         return connected
     }
 
     /// Nothing to disconnect.
-    public func disconnectReader() async throws { emitter.emit(.readerDisconnected(.requested)) }
+    public func disconnectReader() async throws {
+        connectedLocation.withLock { $0 = nil }
+        emitter.emit(.readerDisconnected(.requested))
+    }
+
+    /// The virtual reader once "connected".
+    public func connectedReader() async -> Reader? {
+        connectedLocation.current.map { location in
+            var reader = Self.virtualReader
+            reader.locationID = location
+            return reader
+        }
+    }
+
+    /// The server has no reader software to update: nothing to install.
+    public func installReaderUpdate() async throws { emitter.emit(.softwareUpdateFinished(nil)) }
+
+    /// Nothing to reboot.
+    public func rebootReader() async throws {
+        throw PaymentError(.featureUnavailable, recovery: .none, phase: .readerConnection,
+                           message: "A house account has no reader to reboot.")
+    }
+
+    /// No screen to show a cart on.
+    public func setReaderDisplay(_ cart: ReaderCart?) async throws {
+        throw PaymentError(.featureUnavailable, recovery: .fixRequest, phase: .collection,
+                           message: "A house account has no reader screen.")
+    }
 
     /// Charges the account. The core already chose the route; the adapter only tells the client.
     public func startPayment(_ request: PaymentRequest, routing: RoutingDecision, attempt: PaymentAttempt,

@@ -56,6 +56,11 @@ struct HouseAccountSubject: ConformanceSubject {
             case .holdNextAuthorization: await simulator.holdCharge()
             }
         }
+        /// A house account's "reader" is its server: it has no software to update, no Tap to Pay and no local
+        /// network to lose.
+        func injectReaderFault(_ fault: ReaderFault) async -> ConformanceSupport? {
+            .unsupported("a house account has no reader hardware (its reader is the server)")
+        }
         /// House accounts take no refunds (the template's processor reports `supportsRefunds` false).
         func failNextRefundAfterSuccess(after seconds: Double) async -> ConformanceSupport? {
             .unsupported("house accounts take no refunds")

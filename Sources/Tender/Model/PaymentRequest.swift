@@ -31,6 +31,11 @@ public struct PaymentRequest: Hashable, Sendable, Codable {
     public var tip: Money?
     /// An optional free-text note (at most `PaymentRequest/maximumNoteLength` characters).
     public var note: String?
+    /// On-reader tipping: when set, the reader asks the customer for a tip suggested on this amount (Stripe's
+    /// `tippingConfiguration.eligibleAmount`, e.g. the amount before tax), and the tip chosen is recorded as the
+    /// session's ``PaymentSession/tip``. At most ``amount``, in its currency, and not with an app-entered ``tip``.
+    /// Needs a reader with ``ReaderFeature/onReaderTipping``. `nil` (the default): the reader asks for no tip.
+    public var tipEligibleAmount: Money?
 
     /// Creates a request. Nothing is checked until ``validate()``.
     public init(amount: Money, reference: String, captureMode: CaptureMode = .automatic,
@@ -94,6 +99,17 @@ public struct PaymentRequest: Hashable, Sendable, Codable {
             let total = try self.total()
             guard total.minorUnits <= maximum else {
                 throw fail(.invalidAmount, "The total \(total) is larger than any card-present sale Tender accepts.")
+            }
+        }
+        if let tipEligibleAmount {
+            guard tipEligibleAmount.currency == amount.currency else {
+                throw fail(.currencyMismatch, "The tip-eligible amount is in \(tipEligibleAmount.currency.code) but the sale in \(amount.currency.code).")
+            }
+            guard tipEligibleAmount.minorUnits > 0, tipEligibleAmount.minorUnits <= amount.minorUnits else {
+                throw fail(.invalidRequest, "The tip-eligible amount must be more than zero and at most the amount; got \(tipEligibleAmount).")
+            }
+            guard tip == nil else {
+                throw fail(.invalidRequest, "A sale takes either an app-entered tip or an on-reader tip, not both.")
             }
         }
         let trimmedReference = reference.trimmingWhitespace()

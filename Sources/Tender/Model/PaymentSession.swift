@@ -201,7 +201,9 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
 
     /// Whether this request is the same payment as the session (same amount, tip and capture mode).
     package func matches(_ request: PaymentRequest) -> Bool {
-        amount == request.amount && tip == request.tip && captureMode == request.captureMode
+        // A tip the customer chose on the reader is not on the request that asked for it.
+        amount == request.amount && captureMode == request.captureMode
+            && (tip == request.tip || (request.tip == nil && request.tipEligibleAmount != nil))
     }
 }
 
@@ -243,13 +245,16 @@ package struct SessionChange: Hashable, Sendable {
     /// (`from == to`), so that what happened without a state change (an abandoned vendor payment canceled) is
     /// recorded.
     package var note: String?
+    /// The tip the customer chose on the reader, recorded on a session that has none yet (an app-entered tip is
+    /// never replaced).
+    package var tip: Money?
 
     /// Creates a change.
     package init(reference: String, expectedState: PaymentState, newState: PaymentState, at: Date,
                 route: PaymentRoute? = nil, processorPaymentID: String? = nil, localID: String? = nil,
                 card: CardDetails? = nil, error: PaymentError? = nil, incrementsAttempts: Bool = false,
                 startsNewAttempt: Bool = false, storedAt: Date? = nil, captureBefore: Date? = nil,
-                note: String? = nil, capturedAmount: Money? = nil) {
+                note: String? = nil, capturedAmount: Money? = nil, tip: Money? = nil) {
         self.reference = reference
         self.expectedState = expectedState
         self.newState = newState
@@ -265,6 +270,7 @@ package struct SessionChange: Hashable, Sendable {
         self.captureBefore = captureBefore
         self.note = note
         self.capturedAmount = capturedAmount
+        self.tip = tip
     }
 
     /// Whether the ledger must sync this change to disk before returning. Only what recovery needs is durable one
@@ -338,6 +344,7 @@ package struct SessionChange: Hashable, Sendable {
         if let card { session.card = card }
         if let error { session.lastError = error }
         if let capturedAmount { session.capturedAmount = capturedAmount }
+        if let tip, session.tip == nil, tip.currency == session.amount.currency, tip.minorUnits >= 0 { session.tip = tip }
         if incrementsAttempts { session.attempts += 1 }
         session.updatedAt = at
     }

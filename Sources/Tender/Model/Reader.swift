@@ -1,4 +1,8 @@
-/// A card reader as Tender describes it, whatever the processor.
+/// A card reader as Tender describes it, whatever the processor and whatever its ``kind``.
+///
+/// A reader is `Codable` so that an app can save the one it connected and pass it back to
+/// ``PaymentTerminal/connectReader(_:)`` on the next launch: the adapter looks for it again first (the vendors do not
+/// reconnect by themselves at launch).
 public struct Reader: Hashable, Sendable, Codable, Identifiable {
     /// The processor's identifier for the reader (serial number for Stripe, reader id for Square).
     public var id: String
@@ -6,6 +10,14 @@ public struct Reader: Hashable, Sendable, Codable, Identifiable {
     public var serialNumber: String?
     /// The model, e.g. `stripeM2` or `contactlessAndChip`.
     public var model: String
+    /// How the reader reaches the device.
+    public var kind: ReaderKind
+    /// What the reader can do beyond taking a card, from its vendor's documentation for its kind and model.
+    public var features: Set<ReaderFeature>
+    /// A software update the reader reported and has not installed. A required one
+    /// (``ReaderSoftwareUpdate/isRequired``) blocks payments until ``PaymentTerminal/installReaderUpdate()``
+    /// installs it.
+    public var availableUpdate: ReaderSoftwareUpdate?
     /// Installed software version, when known.
     public var softwareVersion: String?
     /// Battery level 0...1, when known.
@@ -18,17 +30,42 @@ public struct Reader: Hashable, Sendable, Codable, Identifiable {
     public var isSimulated: Bool
 
     /// Creates a reader description.
-    public init(id: String, serialNumber: String? = nil, model: String, softwareVersion: String? = nil,
-                batteryLevel: Double? = nil, isCharging: Bool? = nil, locationID: String? = nil,
-                isSimulated: Bool = false) {
+    public init(id: String, serialNumber: String? = nil, model: String, kind: ReaderKind = .bluetooth,
+                features: Set<ReaderFeature> = [], availableUpdate: ReaderSoftwareUpdate? = nil,
+                softwareVersion: String? = nil, batteryLevel: Double? = nil, isCharging: Bool? = nil,
+                locationID: String? = nil, isSimulated: Bool = false) {
         self.id = id
         self.serialNumber = serialNumber
         self.model = model
+        self.kind = kind
+        self.features = features
+        self.availableUpdate = availableUpdate
         self.softwareVersion = softwareVersion
         self.batteryLevel = batteryLevel
         self.isCharging = isCharging
         self.locationID = locationID
         self.isSimulated = isSimulated
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, serialNumber, model, kind, features, availableUpdate, softwareVersion, batteryLevel, isCharging,
+             locationID, isSimulated
+    }
+
+    /// Decodes a reader, including one saved before readers had a kind (a Bluetooth reader with no features).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try c.decode(String.self, forKey: .id),
+                  serialNumber: try c.decodeIfPresent(String.self, forKey: .serialNumber),
+                  model: try c.decode(String.self, forKey: .model),
+                  kind: try c.decodeIfPresent(ReaderKind.self, forKey: .kind) ?? .bluetooth,
+                  features: try c.decodeIfPresent(Set<ReaderFeature>.self, forKey: .features) ?? [],
+                  availableUpdate: try c.decodeIfPresent(ReaderSoftwareUpdate.self, forKey: .availableUpdate),
+                  softwareVersion: try c.decodeIfPresent(String.self, forKey: .softwareVersion),
+                  batteryLevel: try c.decodeIfPresent(Double.self, forKey: .batteryLevel),
+                  isCharging: try c.decodeIfPresent(Bool.self, forKey: .isCharging),
+                  locationID: try c.decodeIfPresent(String.self, forKey: .locationID),
+                  isSimulated: try c.decodeIfPresent(Bool.self, forKey: .isSimulated) ?? false)
     }
 }
 

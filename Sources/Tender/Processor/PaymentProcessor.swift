@@ -29,14 +29,36 @@ public protocol PaymentProcessor: Sendable {
     /// payment and at launch, so no sale is routed on ``NetworkStatus/unknown`` when the processor knows better.
     func networkStatus() async -> NetworkStatus
 
-    /// Looks for readers for at most `timeout` seconds.
-    func discoverReaders(timeout: Double) async throws -> [Reader]
+    /// Looks for readers of one kind for at most `timeout` seconds, reporting each as it is found: a reader found
+    /// again with more detail (Stripe's Bluetooth proximity reports the serial number first) is reported again
+    /// with the same ``Reader/id``, to be updated in place. The sequence ends at the timeout (or when the vendor's
+    /// discovery ends), throws the vendor's error, and stops the vendor's discovery when the consuming task is
+    /// cancelled (Stripe `Cancelable.cancel`, Square `PairingHandle.stop`). A kind the vendor does not offer throws
+    /// ``PaymentError/Code/featureUnavailable``.
+    func readerDiscovery(_ kind: ReaderKind, timeout: Double) -> AsyncThrowingStream<Reader, any Error>
 
-    /// Connects a reader at a location. Reports software-update progress through ``events()``.
+    /// Connects a reader at a location, whatever its ``Reader/kind``: Tap to Pay set-up (Stripe's terms of service,
+    /// Square's Apple account linking) happens here. A reader saved from an earlier launch is looked for first.
+    /// Reports software-update progress through ``events()``; a required update installs during the connection.
     func connectReader(_ reader: Reader, locationID: String) async throws -> Reader
 
     /// Disconnects the connected reader.
     func disconnectReader() async throws
+
+    /// The connected reader, with its ``Reader/features`` and any update it has not installed; `nil` when none is
+    /// connected.
+    func connectedReader() async -> Reader?
+
+    /// Installs the update the connected reader reported (``Reader/availableUpdate``), reporting progress through
+    /// ``events()``. Returns when it is installed; throws when it failed.
+    func installReaderUpdate() async throws
+
+    /// Reboots the connected reader (it disconnects, and reconnects if the vendor reconnects automatically).
+    func rebootReader() async throws
+
+    /// Shows `cart` on the connected reader's screen, or clears it with `nil`. Only for readers with
+    /// ``ReaderFeature/cartDisplay``; others throw ``PaymentError/Code/featureUnavailable``.
+    func setReaderDisplay(_ cart: ReaderCart?) async throws
 
     /// Takes the in-person part of a payment: creates it, collects the card, authorizes or stores it.
     ///
@@ -103,6 +125,16 @@ public protocol PaymentProcessor: Sendable {
 }
 
 extension PaymentProcessor {
+    /// Every reader of `kind` found within `timeout` seconds, each in its latest form (a reader reported twice is
+    /// listed once): a convenience over ``readerDiscovery(_:timeout:)``.
+    public func discoverReaders(_ kind: ReaderKind = .bluetooth, timeout: Double) async throws -> [Reader] {
+        var found: [Reader] = []
+        for try await reader in readerDiscovery(kind, timeout: timeout) {
+            if let index = found.firstIndex(where: { $0.id == reader.id }) { found[index] = reader } else { found.append(reader) }
+        }
+        return found
+    }
+
     /// The network status from the processor's queue snapshot, or ``NetworkStatus/unknown`` when it cannot be read.
     /// Adapters whose SDK reports connectivity directly should implement ``networkStatus()`` themselves.
     public func networkStatus() async -> NetworkStatus {

@@ -145,12 +145,16 @@ public struct ProcessorPaymentUpdate: Hashable, Sendable {
     /// records it as ``PaymentSession/capturedAmount``. A capture through ``PaymentTerminal/capture(reference:amount:)``
     /// records the amount asked when the adapter leaves this `nil`.
     public var capturedAmount: Money?
+    /// The tip the customer chose on the reader (``PaymentRequest/tipEligibleAmount``; Stripe's `amountTip`), once
+    /// the vendor reports it: the core records it as the session's ``PaymentSession/tip``, so its total and
+    /// refundable amount include it, and ``amount`` is then compared with the amount plus this tip.
+    public var tip: Money?
 
     /// Creates an update.
     public init(reference: String, state: PaymentState, route: PaymentRoute? = nil, processorPaymentID: String? = nil,
                 localID: String? = nil, card: CardDetails? = nil, error: PaymentError? = nil, storedAt: Date? = nil,
                 captureBefore: Date? = nil, amount: Money? = nil, paymentAttempt: Int? = nil,
-                capturedAmount: Money? = nil) {
+                capturedAmount: Money? = nil, tip: Money? = nil) {
         self.reference = reference
         self.state = state
         self.route = route
@@ -163,6 +167,7 @@ public struct ProcessorPaymentUpdate: Hashable, Sendable {
         self.amount = amount
         self.paymentAttempt = paymentAttempt
         self.capturedAmount = capturedAmount
+        self.tip = tip
     }
 }
 

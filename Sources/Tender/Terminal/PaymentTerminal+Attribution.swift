@@ -13,7 +13,10 @@ extension PaymentTerminal {
     /// (``ProcessorPaymentUpdate/amount`` when the vendor reports one). A payment for another total under the same
     /// reference is another sale's: ``PaymentError/Code/duplicateReference``, never this session's outcome.
     static func attributionMismatch(_ update: ProcessorPaymentUpdate, to session: PaymentSession) -> PaymentError? {
-        if let amount = update.amount, amount != session.total {
+        // An on-reader tip the update reports is part of the total it carries.
+        let total = session.tip == nil ? update.tip.flatMap { try? session.amount.adding($0) } ?? session.total
+            : session.total
+        if let amount = update.amount, amount != total {
             return PaymentError(.duplicateReference, recovery: .fixRequest, phase: .reconciliation,
                                 message: "The processor holds a payment of \(amount) for reference \(session.reference), not the \(session.total) of this sale: the reference was used for another sale (a reinstall restarting the order numbers, say). It is not recorded as this sale's payment, and this sale is not charged under the reference; take it again with a new reference.")
         }

@@ -89,6 +89,7 @@ extension PaymentTerminal {
             }
         }
 
+        try await checkReader(for: request)
         await refreshNetworkStatus()
         let decision = try await route(request, capabilities: capabilities)
         if case .refused(let error) = decision { throw error }
@@ -281,6 +282,7 @@ extension PaymentTerminal {
             || (update.storedAt != nil && update.storedAt != session.storedAt)
             || (update.captureBefore != nil && update.captureBefore != session.captureBefore)
             || (update.capturedAmount != nil && update.capturedAmount != session.capturedAmount)
+            || (update.tip != nil && session.tip == nil)
     }
 
     /// Cancels the payment in progress with this reference, through the processor; the session ends
@@ -326,7 +328,8 @@ extension SessionChange {
         self.init(reference: reference, expectedState: expectedState, newState: update.state, at: at,
                   route: update.route, processorPaymentID: update.processorPaymentID, localID: update.localID,
                   card: update.card, error: error ?? update.error, storedAt: update.storedAt,
-                  captureBefore: update.captureBefore, note: note, capturedAmount: update.capturedAmount)
+                  captureBefore: update.captureBefore, note: note, capturedAmount: update.capturedAmount,
+                  tip: update.tip)
     }
 }
 

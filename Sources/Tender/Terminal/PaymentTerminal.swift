@@ -116,32 +116,6 @@ public actor PaymentTerminal {
         pollSignal.wake()
     }
 
-    // MARK: Readers
-
-    /// Looks for readers.
-    public func discoverReaders(timeout: Double = 10) async throws -> [Reader] {
-        try await processor.discoverReaders(timeout: timeout)
-    }
-
-    /// Connects a reader at the scope's location.
-    public func connectReader(_ reader: Reader) async throws -> Reader {
-        readerState.status = .connecting
-        do {
-            let connected = try await processor.connectReader(reader, locationID: scope.locationID)
-            readerState.connected(connected)
-            return connected
-        } catch {
-            readerState.status = readerState.reader == nil ? .notConnected : .connected
-            throw error
-        }
-    }
-
-    /// Disconnects the reader.
-    public func disconnectReader() async throws {
-        try await processor.disconnectReader()
-        readerState.disconnected()
-    }
-
     // MARK: Sessions
 
     /// The recorded session for a reference, with its history and refunds.

@@ -19,9 +19,16 @@ func pay(_ env: any ConformanceEnvironment, _ request: PaymentRequest, routing: 
 }
 
 func connect(_ env: any ConformanceEnvironment) async throws {
-    let readers = try await env.processor.discoverReaders(timeout: 10)
-    guard let reader = readers.first else { throw PaymentError(.readerNotConnected, recovery: .reconnectReader, phase: .readerConnection, message: "no reader discovered") }
-    _ = try await env.processor.connectReader(reader, locationID: env.locationID)
+    _ = try await env.processor.connectReader(try await firstReader(env.processor), locationID: env.locationID)
+}
+
+/// The first reader the processor finds, of the first kind it offers (Bluetooth, then internet, Tap to Pay, USB).
+func firstReader(_ processor: any PaymentProcessor) async throws -> Reader {
+    for kind in [ReaderKind.bluetooth, .internet, .tapToPay, .usb] {
+        guard let readers = try? await processor.discoverReaders(kind, timeout: 10) else { continue }
+        if let reader = readers.first { return reader }
+    }
+    throw PaymentError(.readerNotConnected, recovery: .reconnectReader, phase: .readerConnection, message: "no reader discovered")
 }
 
 func capabilities(_ env: any ConformanceEnvironment, _ c: FailureCollector) async throws {

@@ -1,4 +1,5 @@
 @_exported import Tender
+public import TenderTesting
 
 /// How the next presented card behaves, in terms every adapter's simulator can express.
 public enum ConformanceCard: String, Hashable, Sendable, CaseIterable {
@@ -105,6 +106,12 @@ public protocol ConformanceEnvironment: Sendable {
     /// means the environment has not said, and fails the check.
     func moveToAnotherLocation() async throws -> ConformanceLocation?
 
+    /// Injects a reader fault into the simulated vendor (TenderTesting's ``ReaderFault``: Tap to Pay on an unsupported
+    /// device or with an unlinked account, a smart reader the local network cannot reach, an update required). Return
+    /// ``ConformanceSupport/unsupported(_:)`` with the reason when the vendor has no such thing; the default, `nil`,
+    /// means the environment has not said, and fails the reader checks that need it.
+    func injectReaderFault(_ fault: ReaderFault) async -> ConformanceSupport?
+
     /// Simulates an app relaunch: the vendor SDK forgets every object it handed the app (Stripe PaymentIntent
     /// objects, Square payment handles) while keeping what it persists (its offline store, payments it processed),
     /// and a fresh adapter is created over it, as after a process restart. Returns the new adapter; the environment's
@@ -134,4 +141,7 @@ extension ConformanceEnvironment {
 
     /// Not declared: the check fails until the environment says whether its vendor can.
     public func moveToAnotherLocation() async throws -> ConformanceLocation? { nil }
+
+    /// Not declared: the reader checks that need a fault fail until the environment says whether its vendor can.
+    public func injectReaderFault(_ fault: ReaderFault) async -> ConformanceSupport? { nil }
 }

@@ -121,6 +121,12 @@ public struct ConformanceSuite: Sendable {
               body: refundFailsAfterSuccess),
         Check(name: "keys: the same references at two locations never collide", needsOffline: false,
               body: keysAcrossLocations),
+        Check(name: "readers: discovery ends when its task is cancelled, and at its timeout", needsOffline: false,
+              body: readerDiscoveryCancellation),
+        Check(name: "readers: a required update blocks payments until installed", needsOffline: false,
+              body: requiredUpdateBlocksPayments),
+        Check(name: "readers: what the connected reader cannot do is refused", needsOffline: false,
+              body: readerCapabilitiesHonoured),
     ]
 }
 

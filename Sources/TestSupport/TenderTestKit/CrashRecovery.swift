@@ -194,8 +194,7 @@ public struct CrashRecoveryCheck: Sendable {
             let crashing = CrashingLedger(wrapping: try await ledger(url), crashAtWrite: crashAt)
             let first = PaymentTerminal(processor: env.processor, ledger: crashing, scope: scope, limits: limits)
             await first.handle(.networkStatusChanged(.online))
-            let readers = try await env.processor.discoverReaders(timeout: 10)
-            if let reader = readers.first { _ = try await env.processor.connectReader(reader, locationID: env.locationID) }
+            try await connect(env)
             await env.presentNextCard(.approve)
             _ = try? await first.takePayment(request)
             if scenario == .offlineThenForwarded, !(await crashing.crashed) {
@@ -259,8 +258,7 @@ extension CrashRecoveryCheck {
             else { return (outcome, 0) }  // no refunds here: nothing to crash
             let scope = LedgerScope(merchantID: "crash", locationID: env.locationID)
             let request = PaymentRequest(amount: Money(minorUnits: 2_500, currency: .usd), reference: reference)
-            let readers = try await env.processor.discoverReaders(timeout: 10)
-            if let reader = readers.first { _ = try await env.processor.connectReader(reader, locationID: env.locationID) }
+            try await connect(env)
             await env.presentNextCard(.approve)
             let paying = PaymentTerminal(processor: env.processor, ledger: try await ledger(url), scope: scope,
                                          clock: env.clock)

@@ -72,7 +72,17 @@ public final class FaultInjectingProcessor: PaymentProcessor, @unchecked Sendabl
     /// Passed through.
     public func capabilities() async -> ProcessorCapabilities { await inner.capabilities() }
     /// Passed through.
-    public func discoverReaders(timeout: Double) async throws -> [Reader] { try await inner.discoverReaders(timeout: timeout) }
+    public func readerDiscovery(_ kind: ReaderKind, timeout: Double) -> AsyncThrowingStream<Reader, any Error> {
+        inner.readerDiscovery(kind, timeout: timeout)
+    }
+    /// Passed through.
+    public func connectedReader() async -> Reader? { await inner.connectedReader() }
+    /// Passed through.
+    public func installReaderUpdate() async throws { try await inner.installReaderUpdate() }
+    /// Passed through.
+    public func rebootReader() async throws { try await inner.rebootReader() }
+    /// Passed through.
+    public func setReaderDisplay(_ cart: ReaderCart?) async throws { try await inner.setReaderDisplay(cart) }
     /// Passed through.
     public func connectReader(_ reader: Reader, locationID: String) async throws -> Reader {
         try await inner.connectReader(reader, locationID: locationID)

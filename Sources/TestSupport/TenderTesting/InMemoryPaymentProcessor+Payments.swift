@@ -30,12 +30,18 @@ extension InMemoryPaymentProcessor {
         if session.withLock({ $0.canceledReferences.remove(reference) != nil }) || card == .customerCancels {
             return canceled(reference)
         }
-        try await updates(ProcessorPaymentUpdate(reference: reference, state: .processing))
+        // A reader that asks for tips asks when the request wants one: the customer's choice is reported with the
+        // collection, and charged on top of the amount.
+        var onReaderTip: Money?
+        if request.tipEligibleAmount != nil, session.current.reader?.features.contains(.onReaderTipping) == true {
+            onReaderTip = Money(minorUnits: state.current.readers.nextOnReaderTip, currency: request.amount.currency)
+        }
+        try await updates(ProcessorPaymentUpdate(reference: reference, state: .processing, tip: onReaderTip))
         if state.withLock({ s -> Bool in defer { s.holdNextAuthorization = false }; return s.holdNextAuthorization }) {
             _ = await gate.hold()  // an authorization in flight cannot be canceled
         }
         let network = state.withLock { $0.network }
-        let total = try request.total()
+        let total = try onReaderTip.map { try request.amount.adding($0) } ?? request.total()
         let goesOffline: Bool
         switch routing {
         case .refused(let error): throw error

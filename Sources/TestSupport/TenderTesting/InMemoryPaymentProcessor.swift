@@ -79,6 +79,8 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
         var operationKeys: [String: String] = [:]  // capture and void: idempotency key → what it was used for
         var refundFailsAfter: Double?
         var refundChangeWindow: Double = 0
+        /// The readers' side: what each reader would do (kept across a relaunch, like the hardware).
+        var readers = ReaderSide()
         var sequence = 0
         var searchLag: Double = 0
         var refundFault: RefundFault?
@@ -263,26 +265,6 @@ public final class InMemoryPaymentProcessor: PaymentProcessor, @unchecked Sendab
 
     /// The simulated network's status.
     public func networkStatus() async -> NetworkStatus { state.withLock { $0.network } }
-
-    /// One simulated reader.
-    public func discoverReaders(timeout: Double) async throws -> [Reader] {
-        [Reader(id: "memory-reader-1", serialNumber: "MEM-0001", model: "memory", isSimulated: true)]
-    }
-
-    /// Connects the reader.
-    public func connectReader(_ reader: Reader, locationID: String) async throws -> Reader {
-        var connected = reader
-        connected.locationID = locationID
-        session.withLock { $0.reader = connected }
-        emitter.emit(.readerConnectionChanged(.connected))
-        return connected
-    }
-
-    /// Disconnects the reader.
-    public func disconnectReader() async throws {
-        session.withLock { $0.reader = nil }
-        emitter.emit(.readerDisconnected(.requested))
-    }
 
     /// The event stream.
     public func events() -> AsyncStream<ProcessorEvent> { emitter.stream }

@@ -21,7 +21,7 @@ package import Foundation
 /// - **Delegates and observers** are `AnyObject & Sendable` protocols; the bridge registers one `NSObject` with the
 ///   SDK per Tender observer, forwards each callback after copying its arguments, and removes it in `remove(_:)`.
 /// - **Not mirrored** (Tender does not use them): `readCardInfoManager`, `ReaderManager.blink(_:)`,
-///   `rebootReader(_:)`, `readerSettings`, `tapToPaySettings`, `SettingsManager.presentSettings(with:completion:)`,
+///   `readerSettings`, `SettingsManager.presentSettings(with:completion:)`,
 ///   `trackingConsentState`, `updateTrackingConsent(withGranted:)`, `PaymentHandle.additionalPaymentMethods`, the
 ///   `dictionaryRepresentation` of every model.
 /// - ``networkMonitor`` is not a Square type (see ``Square/NetworkMonitor``).
@@ -186,6 +186,12 @@ extension Square {
         func retryConnection(_ readerInfo: ReaderInfo) async -> RetryConnectionResult
         /// `forget(_:)`.
         func forget(_ readerInfo: ReaderInfo) async
+        /// `tapToPaySettings`: Tap to Pay on iPhone's device check and Apple account linking. (Defaulted in the
+        /// adapter until the bridge wires it.)
+        var tapToPaySettings: any TapToPaySettings { get }
+        /// `rebootReader(_:)` (a no-op in the SDK for a reader that is not `isRebootable`). (Defaulted in the
+        /// adapter until the bridge wires it.)
+        func rebootReader(_ readerInfo: ReaderInfo) async throws
     }
 
     /// Square's `ReaderObserver`.

@@ -208,6 +208,9 @@ package enum SquareMapping {
     /// `ReaderInfo` → Tender's reader.
     package static func reader(_ info: Square.ReaderInfo, locationID: String?, isSimulated: Bool) -> Reader {
         Reader(id: String(info.id), serialNumber: info.serialNumber, model: info.model.caseName,
+               kind: info.model.kind, features: info.model.features,
+               availableUpdate: info.statusInfo.unavailableReasonInfo?.reason == .blockingFirmwareUpdate
+                   ? ReaderSoftwareUpdate(version: info.firmwareInfo?.version ?? "unknown", isRequired: true) : nil,
                softwareVersion: info.firmwareInfo?.version,
                batteryLevel: info.batteryStatus.map { Double($0.percentage) / 100 },
                isCharging: info.batteryStatus?.isCharging, locationID: locationID, isSimulated: isSimulated)

@@ -106,6 +106,8 @@ public actor SquareProcessor: PaymentProcessor {
         var observing = false
         /// Offline-only attempts the device was seen not holding, by payment attempt id: since when (this launch).
         var absentSince: [String: Date] = [:]
+        /// The reader ``connectReader(_:locationID:)`` last made ready (Square keeps several paired).
+        var connectedReaderID: UInt?
     }
 
     /// An offline payment the adapter saw on the device.
@@ -169,7 +171,8 @@ public actor SquareProcessor: PaymentProcessor {
     // MARK: Capabilities
 
     /// Square's offline limits from the seller's ``Square/PaymentSettings`` plus the window and the device cap;
-    /// `nil` when the seller is not opted in or the SDK is authorized with Sandbox. No partial capture
+    /// `nil` when the seller is not opted in, the SDK is authorized with Sandbox, or the connected reader takes no
+    /// offline payments (Tap to Pay). No partial capture
     /// (`CompletePayment` takes no amount), no metadata (Square's payments keep none), refunds when a
     /// ``PaymentRefundService`` was given, and the amount limits of ``Configuration/maximumAmounts`` (none by
     /// default: Square documents none).
@@ -188,6 +191,8 @@ public actor SquareProcessor: PaymentProcessor {
                 deviceStoredCountMaximum: configuration.deviceOfflinePaymentCap,
                 offlineWindowMaximum: configuration.offlineWindow)
         }
+        // Offline is per reader model: Tap to Pay takes no offline payments.
+        if let reader = await connectedReader(), !reader.features.contains(.offline) { limits = nil }
         return ProcessorCapabilities(processorName: name, offlineLimits: limits,
                                      supportedCurrencies: SquareMapping.supportedCurrencies,
                                      supportsPartialCapture: false, supportsMetadata: false,
@@ -236,64 +241,5 @@ public actor SquareProcessor: PaymentProcessor {
             }
         }
         await client.authorizationManager.deauthorize()
-    }
-}
-
-// MARK: - Readers
-
-extension SquareProcessor {
-    /// The paired readers; when there are none, pairs the first reader in range (`startPairing(with:)`: Square
-    /// pairs and connects in one step, its success callback names no reader, and its pairing times out on its own
-    /// after a minute, so `timeout` is not used). Cancelling the task stops the pairing (`PairingHandle.stop()`).
-    public func discoverReaders(timeout: Double) async throws -> [Reader] {
-        await startObserving()
-        var readers = await client.readerManager.readers
-        if readers.isEmpty {
-            let pairing = PairingDelegateBridge()
-            let handle = await client.readerManager.startPairing(with: pairing)
-            if handle == nil { pairing.didNotStart() }
-            let outcome = await withTaskCancellationHandler {
-                await pairing.outcome()
-            } onCancel: {
-                pairing.cancel()
-                if let handle { Task { _ = await handle.stop() } }
-            }
-            if let error = outcome {
-                if error is CancellationError { throw error }
-                throw SquareMapping.pairingError(error)
-            }
-            readers = await client.readerManager.readers
-        }
-        let locationID = await client.authorizationManager.location?.id
-        return readers.map { SquareMapping.reader($0, locationID: locationID, isSimulated: configuration.simulatedReaders) }
-    }
-
-    /// Makes a paired reader ready at the authorized location, retrying its connection when it is unavailable.
-    /// A new reader cannot get ready while the device is offline (`notConnectedToInternet` →
-    /// ``PaymentError/Code/readerOfflineConnectionRefused``).
-    public func connectReader(_ reader: Reader, locationID: String) async throws -> Reader {
-        await startObserving()
-        guard let location = await client.authorizationManager.location else {
-            throw Square.PaymentError.notAuthorized.tenderError.inPhase(.readerConnection)
-        }
-        guard location.id == locationID else {
-            throw PaymentError(.configurationError, recovery: .fixIntegration, phase: .readerConnection,
-                               message: "Square is authorized at location \(location.id), not \(locationID).")
-        }
-        guard var info = await client.readerManager.readers.first(where: { String($0.id) == reader.id }) else {
-            throw PaymentError(.readerConnectionFailed, recovery: .reconnectReader, phase: .readerConnection,
-                               message: "Square has no paired reader \(reader.id).")
-        }
-        if info.statusInfo.status != .ready {
-            _ = await client.readerManager.retryConnection(info)
-            info = await client.readerManager.readers.first(where: { $0.id == info.id }) ?? info
-        }
-        if let error = SquareMapping.readerError(info.statusInfo) { throw error }
-        return SquareMapping.reader(info, locationID: locationID, isSimulated: configuration.simulatedReaders)
-    }
-
-    /// Square has no "disconnect": the paired readers are forgotten (`forget(_:)`).
-    public func disconnectReader() async throws {
-        for reader in await client.readerManager.readers { await client.readerManager.forget(reader) }
     }
 }

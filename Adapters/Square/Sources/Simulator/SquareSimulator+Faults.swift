@@ -1,10 +1,13 @@
 package import Foundation
 import Tender
 package import TenderSquare
+package import TenderTesting
 
 extension SquareSimulator {
     /// A fault injected into the next payment.
     package enum Fault: Hashable, Sendable {
+        /// A reader fault in the shared vocabulary: see ``SquareSimulator/injectReaderFault(_:)``.
+        case reader(ReaderFault)
         /// Square's servers take the payment, but the SDK reports `timedOut` (the outcome is unknown to the app).
         case answerLostAfterCharge
         /// The SDK reports `timedOut` before anything reaches Square: the create-payment request never arrives.
@@ -47,6 +50,7 @@ extension SquareSimulator {
     /// Makes `fault` happen to the next payment it applies to (faults queue up, one per payment).
     package func inject(_ fault: Fault) {
         switch fault {
+        case .reader(let readerFault): injectReaderFault(readerFault)
         case .holdNextCard: holdNextCard = true
         case .holdNextAuthorization: holdNextAuthorization = true
         default: pendingFaults.append(fault)

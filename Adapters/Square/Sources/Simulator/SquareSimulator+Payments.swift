@@ -91,7 +91,7 @@ extension SquareSimulator {
             switch first {
             case .error(let error): pendingFaults.removeFirst(); return refuse(error)
             case .unrecognizedError(let name): pendingFaults.removeFirst(); return refuse(UnrecognizedSDKError(name: name))
-            case .answerLostAfterCharge, .confirmNotReceived, .holdNextCard, .holdNextAuthorization: break
+            case .answerLostAfterCharge, .confirmNotReceived, .holdNextCard, .holdNextAuthorization, .reader: break
             }
         }
         if current != nil || heldAuthorization != nil { return refuse(Square.PaymentError.paymentAlreadyInProgress) }

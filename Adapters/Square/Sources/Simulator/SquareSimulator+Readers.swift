@@ -14,6 +14,7 @@ extension SquareSimulator {
     /// The paired readers. The offline window and the device cap are applied first: past them, readers stop.
     package var readers: [Square.ReaderInfo] {
         enforceOfflineLimits()
+        progressFirmwareUpdates()
         return store.readers.map(\.info)
     }
 

@@ -124,6 +124,8 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
     var network: SimulatedNetwork
     var presentedCard: SimulatedCard = .visaChip
     var pendingFaults: [Fault] = []
+    /// Tap to Pay's device and Apple-account state, and blocking firmware updates in progress.
+    var readerKinds = SquareReaderKindState()
     var uploadFaults: [UploadFault] = []
     var refundFaults: [Square.PaymentRefundStatus] = []
     var completedRefundFailures: [TimeInterval] = []

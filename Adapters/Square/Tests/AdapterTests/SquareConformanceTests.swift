@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tender
 import TenderTestKit
+import TenderTesting
 @testable import TenderSquare
 @testable import TenderSquareSimulator
 
@@ -60,6 +61,14 @@ struct SquareConformanceSubject: ConformanceSubject {
             case .holdNextCard: await world.simulator.inject(.holdNextCard)
             case .holdNextAuthorization: await world.simulator.inject(.holdNextAuthorization)
             }
+        }
+
+        /// Square has no internet readers; every other reader fault is real in the simulator (an update required:
+        /// a blocking firmware update Square installs on its own within a minute of the clock).
+        func injectReaderFault(_ fault: ReaderFault) async -> ConformanceSupport? {
+            if fault == .internetReaderUnreachable { return .unsupported("Square has no internet readers") }
+            await world.simulator.inject(.reader(fault))
+            return .supported
         }
 
         /// Square documents no change after `COMPLETED`; the simulator can make a completed refund fail later

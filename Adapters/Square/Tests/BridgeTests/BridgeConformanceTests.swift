@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TenderTestKit
+import TenderTesting
 import TenderSquare
 import TenderSquareSimulator
 import SquareMobilePaymentsSurfaceBackend
@@ -54,6 +55,13 @@ struct BridgeConformanceSubject: ConformanceSubject {
             case .holdNextCard: await world.simulator.inject(.holdNextCard)
             case .holdNextAuthorization: await world.simulator.inject(.holdNextAuthorization)
             }
+        }
+
+        /// As the adapter's environment: the simulator makes the fault real.
+        func injectReaderFault(_ fault: ReaderFault) async -> ConformanceSupport? {
+            if fault == .internetReaderUnreachable { return .unsupported("Square has no internet readers") }
+            await world.simulator.inject(.reader(fault))
+            return .supported
         }
 
         func releaseHeld() async { await world.simulator.releaseHeld() }

@@ -33,8 +33,8 @@ import Foundation
 /// ## Remaining differences from the SDK
 /// - ``offlineModeEnabled`` is not an SDK property (the Terminal Configuration API's `offline[enabled]`): the
 ///   bridge answers from the app's configuration.
-/// - Readers are Bluetooth only (``connectReader(_:connectionConfig:)`` takes a
-///   ``Stripe/BluetoothConnectionConfiguration``); internet, Tap to Pay and USB connections are left out.
+/// - Readers connect over Bluetooth, the network (smart readers) or as Tap to Pay, one `connectReader` per
+///   configuration type as in the SDK; USB is left out (the SDK compiles it only with `SCP_USB_ENABLED`).
 /// - ``Stripe/DiscoveryConfiguration`` is one value for the SDK's per-method configuration classes.
 /// - Only the fields the adapter reads are modelled on SDK objects; `reader(_:didReportReaderEvent:info:)` drops
 ///   `info`.
@@ -84,6 +84,19 @@ package protocol StripeClient: Sendable {
     /// Stripe's 30-day rules.
     func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.BluetoothConnectionConfiguration) async
         throws(Stripe.ErrorCode) -> Stripe.Reader
+    /// `connectReader(_:connectionConfig:) async throws -> Reader` for the Tap to Pay reader: Apple's terms of service
+    /// are shown during the connection when the configuration permits it. (Defaulted in the adapter until the
+    /// bridge wires it; errors are ``Stripe/ErrorCode``s, or a ``Tender/PaymentError``.)
+    func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.TapToPayConnectionConfiguration) async
+        throws -> Stripe.Reader
+    /// `connectReader(_:connectionConfig:) async throws -> Reader` for a smart reader on the local network.
+    /// (Defaulted in the adapter until the bridge wires it.)
+    func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.InternetConnectionConfiguration) async
+        throws -> Stripe.Reader
+    /// `setReaderDisplay(_:completion:)`: shows a cart on a smart reader. (Defaulted until the bridge wires it.)
+    func setReaderDisplay(_ cart: Stripe.Cart) async throws
+    /// `clearReaderDisplay(_:)`: returns a smart reader's screen to idle. (Defaulted until the bridge wires it.)
+    func clearReaderDisplay() async throws
     /// `disconnectReader() async throws`.
     func disconnectReader() async throws(Stripe.ErrorCode)
     /// `rebootReader() async throws`: the reader disconnects (`rebootRequested`), reboots, and reconnects if

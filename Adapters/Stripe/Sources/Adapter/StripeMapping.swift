@@ -170,6 +170,10 @@ public enum StripeMapping {
                                             processorPaymentID: intent.stripeId, card: cardDetails(intent),
                                             storedAt: intent.offlineDetails?.storedAt, amount: total(intent),
                                             paymentAttempt: intent.metadata[attemptMetadataKey].flatMap(Int.init))
+        // The tip the customer chose on the reader (an app-entered tip is in `amount`, never in `amountTip`).
+        if let tip = intent.amountTip, let currency = try? Currency(code: intent.currency) {
+            update.tip = Money(minorUnits: Int64(tip), currency: currency)
+        }
         if state == .authorized || state == .forwarded {
             update.captureBefore = intent.authorizedCharge?.cardPresentDetails?.captureBefore
         }
@@ -352,11 +356,25 @@ extension StripeMapping {
             ?? intent.charges.last?.cardPresentDetails).map(cardDetails)
     }
 
-    /// A Stripe reader as Tender's ``Reader`` (the serial number is the id).
-    package static func reader(_ reader: Stripe.Reader) -> Reader {
-        Reader(id: reader.serialNumber, serialNumber: reader.serialNumber, model: reader.deviceType.rawValue,
-               softwareVersion: reader.deviceSoftwareVersion, batteryLevel: reader.batteryLevel.map(Double.init),
+    /// A Stripe reader as Tender's ``Reader`` (the serial number is the id), with its kind and features by model and,
+    /// given `now`, the update it reports.
+    package static func reader(_ reader: Stripe.Reader, now: Date? = nil) -> Reader {
+        var mapped = Reader(id: reader.serialNumber, serialNumber: reader.serialNumber, model: reader.deviceType.rawValue,
+               kind: reader.deviceType.kind, features: reader.deviceType.features, softwareVersion: reader.deviceSoftwareVersion, batteryLevel: reader.batteryLevel.map(Double.init),
                isCharging: reader.isCharging, locationID: reader.locationId, isSimulated: reader.simulated)
+        mapped.availableUpdate = now.flatMap { now in reader.availableUpdate.map { softwareUpdate($0, now: now) } }
+        return mapped
+    }
+
+    /// A Stripe cart from Tender's (Stripe's cart carries its own total).
+    package static func cart(_ cart: ReaderCart) throws(PaymentError) -> Stripe.Cart {
+        let total = try cart.total()
+        return Stripe.Cart(currency: cart.tax.currency.code.lowercased(), tax: Int(cart.tax.minorUnits),
+                           total: Int(total.minorUnits),
+                           lineItems: cart.lineItems.map {
+                               Stripe.CartLineItem(displayName: $0.description, quantity: $0.quantity,
+                                                   amount: Int($0.amount.minorUnits))
+                           })
     }
 
     /// A Stripe software update as Tender's, required when `requiredAt` is not after `now`.

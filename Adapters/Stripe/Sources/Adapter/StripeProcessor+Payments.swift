@@ -18,8 +18,9 @@ extension StripeProcessor {
     ///
     /// The routing decision becomes the `CreateConfiguration`'s offline behaviour (`.online` → `requireOnline`,
     /// `.onlineWithOfflineFallback` → `preferOnline`, `.offline` → `forceOffline`); a refused decision returns
-    /// ``PaymentState/failed`` without calling Stripe. A tip is added to the intent's amount (`skipTipping`: Stripe's
-    /// on-reader tipping is not used). A confirmation failure follows Stripe's table
+    /// ``PaymentState/failed`` without calling Stripe. An app-entered tip is added to the intent's amount; Stripe's
+    /// on-reader tipping runs only when the request asks for it (``PaymentRequest/tipEligibleAmount``, as the
+    /// `tippingConfiguration`'s eligible amount; otherwise `skipTipping`). A confirmation failure follows Stripe's table
     /// (``StripeMapping/ConfirmFailure``): a nil intent or `requiresConfirmation` is not final
     /// (``PaymentState/outcomeUnknown``: the retry confirms the same intent), `requiresPaymentMethod` is a decline or
     /// a refusal (nothing charged), and an intent Stripe already acted on is reported as what it is.
@@ -36,7 +37,10 @@ extension StripeProcessor {
                                                           message: "The payment was not routed."))
         }
         var intent: Stripe.PaymentIntent
-        switch await continuation(of: reference, attempt: attempt, total: try? request.total()) {
+        // With an on-reader tip the intent's total is not known in advance (the customer's tip is added to it): the
+        // earlier intent is then matched by reference and attempt, and the core checks the total it reports.
+        let total = request.tipEligibleAmount == nil ? try? request.total() : nil
+        switch await continuation(of: reference, attempt: attempt, total: total) {
         case .report(let update):
             return update
         case .resume(let existing):
@@ -60,7 +64,7 @@ extension StripeProcessor {
                                                      processorPaymentID: intent.stripeId))
             if let stopped = await stopIfCanceled(reference) { return stopped }
             let (collected, error) = await run(reference) { done in
-                await client.collectPaymentMethod(intent, collectConfig: .init(skipTipping: true),
+                await client.collectPaymentMethod(intent, collectConfig: Self.collectConfiguration(request),
                                                   completion: { done.resume(($0, $1)) })
             }
             guard let collected, error == nil else { return collectionFailed(reference, error) }
@@ -157,6 +161,12 @@ extension StripeProcessor {
                                                           createConfig: Stripe.CreateConfiguration(offlineBehavior: behavior))
         held[request.reference] = HeldIntent(paymentAttempt: paymentAttempt, intent: intent)
         return intent
+    }
+
+    /// `skipTipping` unless the request asks for an on-reader tip, then the tipping configuration's eligible amount.
+    static func collectConfiguration(_ request: PaymentRequest) -> Stripe.CollectPaymentIntentConfiguration {
+        guard let eligible = request.tipEligibleAmount else { return .init(skipTipping: true) }
+        return .init(skipTipping: false, tippingConfiguration: .init(eligibleAmount: Int(eligible.minorUnits)))
     }
 
     private func collectionFailed(_ reference: String, _ error: Stripe.ErrorCode?) -> ProcessorPaymentUpdate {

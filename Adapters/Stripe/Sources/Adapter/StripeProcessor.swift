@@ -57,6 +57,12 @@ public actor StripeProcessor: PaymentProcessor {
         /// Whether readers are simulated: discovery asks the SDK for simulated readers (`setSimulated(true)`); the
         /// SDK's default finds real ones.
         public var simulatedReaders = false
+        /// Whether a Bluetooth discovery looks for the closest reader only (Stripe's Bluetooth proximity, Chipper 2X
+        /// BT only; it reports the reader twice, serial number first) instead of scanning for every reader in range.
+        public var bluetoothProximity = false
+        /// The business name Apple's Tap to Pay terms sheet shows when the account accepts them during a Tap to Pay
+        /// connection (the connection configuration's `merchantDisplayName`); `nil` for the account's own.
+        public var tapToPayMerchantDisplayName: String?
 
         /// The defaults.
         public init() {}
@@ -77,8 +83,8 @@ public actor StripeProcessor: PaymentProcessor {
     var held: [String: HeldIntent] = [:]
     /// References whose payment ``cancelPayment(reference:)`` canceled between two steps.
     var cancelRequested: Set<String> = []
-    /// The readers of the last discovery, by serial number.
-    var discovered: [String: Stripe.Reader] = [:]
+    /// The readers discoveries reported, by serial number (the SDK connects the object it handed out).
+    nonisolated let discovered = Locked<[String: Stripe.Reader]>([:])
 
     /// Creates the adapter and installs its terminal and offline delegates on `client` (the SDK has one of each: a
     /// new processor, after a relaunch, replaces the old one's). Apps create one with the bridge's
@@ -120,7 +126,9 @@ public actor StripeProcessor: PaymentProcessor {
     /// capture (Stripe's `amount_to_capture` up to the authorized amount); metadata; refunds when a refund service
     /// was given, followed for ``Configuration/refundChangeWindow`` after they succeed; Stripe's largest amount.
     public func capabilities() async -> ProcessorCapabilities {
-        let enabled = await client.offlineModeEnabled
+        // Offline mode is enabled per account and location, and then per reader kind as Stripe documents it.
+        var enabled = await client.offlineModeEnabled
+        if let reader = await client.connectedReader, !reader.deviceType.features.contains(.offline) { enabled = false }
         return ProcessorCapabilities(processorName: name,
                                      offlineLimits: enabled ? ProcessorOfflineLimits(perPaymentMaximum: configuration.offlinePerPaymentMaximum) : nil,
                                      supportedCurrencies: nil, supportsManualCapture: true, supportsTips: true,
@@ -145,81 +153,4 @@ public actor StripeProcessor: PaymentProcessor {
     public func networkStatus() async -> NetworkStatus {
         StripeMapping.networkStatus(await client.offlineStatus.sdk.networkStatus)
     }
-
-    // MARK: - Readers
-
-    /// A Bluetooth scan for `timeout` seconds (rounded up; at least one).
-    public func discoverReaders(timeout: Double) async throws -> [Reader] {
-        try await scan(timeout: timeout).map(StripeMapping.reader)
-    }
-
-    /// Connects at `locationID`, with automatic reconnection as configured.
-    public func connectReader(_ reader: Reader, locationID: String) async throws -> Reader {
-        let target = discovered[reader.id]
-            ?? Stripe.Reader(serialNumber: reader.id, deviceType: Stripe.DeviceType(rawValue: reader.model) ?? .stripeM2)
-        let configuration = Stripe.BluetoothConnectionConfiguration(
-            locationId: locationID, autoReconnectOnUnexpectedDisconnect: configuration.autoReconnectOnUnexpectedDisconnect, delegate: bridge)
-        do {
-            return StripeMapping.reader(try await client.connectReader(target, connectionConfig: configuration))
-        } catch {
-            var mapped = StripeMapping.paymentError(error, phase: .readerConnection)
-            if error.code == .notConnectedToInternet {
-                // Stripe's first connect-while-offline refusal ("The SDK isn't connected to the internet"): surface
-                // it as the offline-connection refusal it is, keeping Stripe's error intact.
-                mapped.code = .readerOfflineConnectionRefused
-                mapped.message = "The reader cannot be connected offline: connect any reader online first, and make "
-                    + "sure the location is configured for offline mode."
-            }
-            throw mapped
-        }
-    }
-
-    /// Disconnects the reader.
-    public func disconnectReader() async throws {
-        do { try await client.disconnectReader() } catch { throw StripeMapping.paymentError(error, phase: .readerConnection) }
-    }
-
-    /// Reconnects on app start to the reader whose serial number the app saved: scans for `timeout`
-    /// seconds and connects if that reader is found; otherwise this throws ``PaymentError/Code/readerConnectionFailed``.
-    public func connectSavedReader(serialNumber: String, locationID: String, timeout: Double = 10) async throws -> Reader {
-        let readers = try await scan(timeout: timeout)
-        guard let saved = readers.first(where: { $0.serialNumber == serialNumber }) else {
-            throw PaymentError(.readerConnectionFailed, recovery: .reconnectReader, phase: .readerConnection,
-                               message: "The saved reader \(serialNumber) was not found nearby.")
-        }
-        return try await connectReader(StripeMapping.reader(saved), locationID: locationID)
-    }
-
-    /// Installs the optional update the reader reported (`installAvailableUpdate`), and waits for the reader delegate
-    /// to report its end. Progress arrives as events.
-    public func installAvailableUpdate() async throws {
-        let finished = bridge.expectUpdateFinish()
-        await client.installAvailableUpdate()
-        if let error = await finished.value { throw StripeMapping.paymentError(error, phase: .softwareUpdate) }
-    }
-
-    /// `rebootReader`: the reader reboots; with automatic reconnection on, it reconnects.
-    public func rebootReader() async throws {
-        do { try await client.rebootReader() } catch { throw StripeMapping.paymentError(error, phase: .readerConnection) }
-    }
-
-    func scan(timeout: Double) async throws -> [Stripe.Reader] {
-        let collector = DiscoveryCollector()
-        let done = CallbackResult<Stripe.ErrorCode?>()
-        let configuration = Stripe.DiscoveryConfiguration(method: .bluetoothScan, timeout: UInt(max(1, timeout.rounded(.up))),
-                                                          simulated: configuration.simulatedReaders)
-        _ = await client.discoverReaders(configuration, delegate: collector, completion: { done.resume($0) })
-        if let error = await done.value { throw StripeMapping.paymentError(error, phase: .readerConnection) }
-        let readers = collector.readers
-        for reader in readers { discovered[reader.serialNumber] = reader }
-        return readers
-    }
 }
-
-/// Collects the readers a discovery reports; the last list wins (Bluetooth proximity reports a reader twice).
-final class DiscoveryCollector: Stripe.DiscoveryDelegate {
-    private let latest = Locked<[Stripe.Reader]>([])
-    var readers: [Stripe.Reader] { latest.current }
-    func didUpdateDiscoveredReaders(_ readers: [Stripe.Reader]) { latest.withLock { $0 = readers } }
-}
-

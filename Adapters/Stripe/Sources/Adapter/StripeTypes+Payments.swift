@@ -339,10 +339,14 @@ extension Stripe {
         package var skipTipping: Bool
         /// `updatePaymentIntent` (default false; with an offline-created intent it fails with 1935).
         package var updatePaymentIntent: Bool
+        /// `tippingConfiguration`: the amount on-reader tip suggestions are computed on.
+        package var tippingConfiguration: TippingConfiguration?
         /// Creates a configuration.
-        package init(skipTipping: Bool = false, updatePaymentIntent: Bool = false) {
+        package init(skipTipping: Bool = false, updatePaymentIntent: Bool = false,
+                     tippingConfiguration: TippingConfiguration? = nil) {
             self.skipTipping = skipTipping
             self.updatePaymentIntent = updatePaymentIntent
+            self.tippingConfiguration = tippingConfiguration
         }
     }
 

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 // In-person refunds (Interac): 5.0's one call, `processRefund`, and the two calls it replaced (deprecated since 5.0,
 // declared in SCPDeprecations.h, still in 5.5). All three return a `Cancelable?`, so Swift imports no `async` form; the

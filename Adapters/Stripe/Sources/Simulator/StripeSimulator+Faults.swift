@@ -1,6 +1,7 @@
 import Foundation
 import Tender
 import TenderStripe
+public import TenderTesting
 
 extension StripeSimulator {
     /// A fault the real SDK and Stripe have, made to happen once, on demand.
@@ -18,11 +19,17 @@ extension StripeSimulator {
         /// The next confirmation waits for ``StripeSimulator/releaseHeld()`` before Stripe acts on it. It has left
         /// the device: canceling it fails (`cancelFailedUnavailable`), and Stripe still acts when released.
         case holdNextAuthorization
+        /// A reader fault in the shared vocabulary (Tap to Pay on an unsupported device or with the terms not
+        /// accepted, a smart reader the local network cannot reach, an update required): see
+        /// ``StripeSimulator/injectReaderFault(_:)``.
+        case reader(ReaderFault)
     }
 
     /// Makes `fault` happen to the next command it applies to.
     public func inject(_ fault: Fault) {
-        if fault == .holdNextCard {
+        if case .reader(let readerFault) = fault {
+            injectReaderFault(readerFault)
+        } else if fault == .holdNextCard {
             holdNextCard = true
         } else {
             faults.append(fault)

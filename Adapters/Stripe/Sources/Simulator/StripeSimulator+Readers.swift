@@ -40,6 +40,12 @@ extension StripeSimulator {
             previous.cancelable.markCompleted()
             previous.completion.fire(nil)
         }
+        if configuration.method == .tapToPay, takeReaderFault(.tapToPayUnsupportedDevice) {
+            cancelable.markCompleted()
+            once.fire(Stripe.ErrorCode(.init("unsupportedMobileDeviceConfiguration"),
+                                       message: "This device cannot do Tap to Pay on iPhone."))
+            return cancelable
+        }
         setConnectionStatus(.discovering)
         let readers = configuration.simulated ? self.configuration.readersInRange : []
         var found: [Stripe.Reader]

@@ -90,6 +90,8 @@ public actor StripeSimulator: StripeClient {
     var offlineMode: Stripe.SimulatedOfflineMode = .disabled
     var random: SeededGenerator
     var faults: [Fault] = []
+    /// Reader faults waiting for the operation they apply to, and the cart a smart reader shows.
+    var readerKinds = ReaderKindState()
 
     // The SDK's memory: lost at a relaunch.
     var sdkNetworkStatus: Stripe.NetworkStatus = .unknown

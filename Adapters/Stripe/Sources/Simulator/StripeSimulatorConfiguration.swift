@@ -181,7 +181,19 @@ extension Stripe {
                    batteryLevel: 0.8, batteryStatus: .nominal, isCharging: false, simulated: true),
             Reader(serialNumber: "WP3-SIM-0001", deviceType: .wisePad3, deviceSoftwareVersion: "3.00.00.12",
                    batteryLevel: 0.7, batteryStatus: .nominal, isCharging: true, simulated: true),
+            // A smart reader (found by internet discovery; registered to its location in the Dashboard: see
+            // ``smartReaderLocationId``) and the iPhone's Tap to Pay reader.
+            Reader(serialNumber: "WPE-SIM-0001", deviceType: .wisePosE, deviceSoftwareVersion: "2.23.0.0",
+                   simulated: true),
+            Reader(serialNumber: "TTP-SIM-0001", deviceType: .tapToPay, simulated: true),
         ]
+
+        /// The location a simulated smart reader whose `locationId` is nil is registered to in the Dashboard (a
+        /// smart reader's connection takes no location: it reports the one it is registered to). `nil`:
+        /// ``defaultSmartReaderLocationId``.
+        package var smartReaderLocationId: String?
+        /// Where a smart reader is registered when nothing says otherwise.
+        package static let defaultSmartReaderLocationId = "tml_smart_reader_location"
     }
 
     /// When the simulated customer presents the card: the core's ``SimulatedCardPresentation``.

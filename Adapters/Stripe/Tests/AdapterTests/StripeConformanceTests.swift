@@ -72,6 +72,12 @@ struct StripeConformanceSubject: ConformanceSubject {
             }
         }
 
+        /// Every reader fault is real in the simulator (an update required: the connected reader's update is due).
+        func injectReaderFault(_ fault: ReaderFault) async -> ConformanceSupport? {
+            await simulator.inject(.reader(fault))
+            return .supported
+        }
+
         /// Stripe's own test card for it (4000000000005126, `refundFailed`): its refunds begin `succeeded` and fail
         /// `seconds` later (the delay is UNVERIFIED: Stripe publishes none).
         func failNextRefundAfterSuccess(after seconds: Double) async -> ConformanceSupport? {

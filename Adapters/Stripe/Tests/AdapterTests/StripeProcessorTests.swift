@@ -340,20 +340,25 @@ struct StripeProcessorTests {
 
         let (optional, optionalClock) = makeSimulator { $0.testReaderUpdate = .available }
         let updating = try await connectedProcessor(optional, clock: optionalClock)
-        try await updating.installAvailableUpdate()
+        try await updating.installReaderUpdate()
         #expect(updating.emittedEvents.contains(.softwareUpdateFinished(nil)))
-        try await updating.installAvailableUpdate()
+        try await updating.installReaderUpdate()
     }
 
     @Test("reconnecting on app start to a saved serial number")
     func connectSavedReader() async throws {
         let (simulator, clock) = makeSimulator()
         let processor = makeProcessor(simulator, clock: clock)
-        let reader = try await processor.connectSavedReader(serialNumber: "WP3-SIM-0001", locationID: testLocation)
+        // The app saved the reader it connected (a `Reader` is Codable) and passes it back after a relaunch: the
+        // adapter has discovered nothing yet, so it looks for it first.
+        let saved = try JSONEncoder().encode(Reader(id: "WP3-SIM-0001", serialNumber: "WP3-SIM-0001", model: "wisePad3"))
+        let reader = try await processor.connectReader(try JSONDecoder().decode(Reader.self, from: saved),
+                                                       locationID: testLocation)
         #expect(reader.model == "wisePad3")
+        #expect(reader.kind == .bluetooth)
         try await processor.disconnectReader()
         await #expect(throws: PaymentError.self) {
-            _ = try await processor.connectSavedReader(serialNumber: "GONE-0001", locationID: testLocation)
+            _ = try await processor.connectReader(Reader(id: "GONE-0001", model: "wisePad3"), locationID: testLocation)
         }
         #expect(await simulator.connectionStatus == .notConnected)
     }

@@ -6,6 +6,7 @@ import TenderStripe
 import TenderStripeSimulator
 @testable import TenderStripeTerminalOverSurface
 import TenderTestKit
+import TenderTesting
 import Testing
 
 /// The Stripe adapter over the bridge over the surface mirror over the simulator, for Tender's conformance suite:
@@ -67,6 +68,12 @@ struct StripeBridgeConformanceSubject: ConformanceSubject {
             case .holdNextCard: await simulator.inject(.holdNextCard)
             case .holdNextAuthorization: await simulator.inject(.holdNextAuthorization)
             }
+        }
+
+        /// The simulator makes the fault real; the bridge reports the reader's update as the SDK does.
+        func injectReaderFault(_ fault: ReaderFault) async -> ConformanceSupport? {
+            await device.simulator.inject(.reader(fault))
+            return .supported
         }
 
         /// Stripe's refundFailed test card (4000000000005126): its refunds begin `succeeded` and fail `seconds` later

@@ -64,6 +64,10 @@ extension SQLitePaymentLedger {
                                message: "\(change.reference) changed while it was being recorded.")
         }
         if change.startsNewAttempt, change.card == nil { try db.execute(LedgerSQL.clearCard, [.integer(rowID)]) }
+        if change.tip != nil, before.tip == nil, let tip = after.tip {
+            try db.execute(LedgerSQL.recordTip, [.integer(tip.minorUnits), .text(tip.currency.code),
+                                                 .integer(Int64(tip.currency.minorUnitExponent)), .integer(rowID)])
+        }
         // `apply(to:)` appends exactly the new transitions after whatever history was loaded.
         for transition in after.transitions.dropFirst(before.transitions.count) {
             try insertTransition(transition, sessionRowID: rowID)

@@ -46,7 +46,7 @@ struct SetBasedBatch {
         var references = Set<String>(minimumCapacity: changes.count)
         var columns: Columns = []
         for change in changes {
-            guard references.insert(change.reference).inserted, !change.startsNewAttempt,
+            guard references.insert(change.reference).inserted, !change.startsNewAttempt, change.tip == nil,
                   change.newState == change.expectedState
                     || PaymentStateMachine.canTransition(from: change.expectedState, to: change.newState)
             else { return nil }

@@ -37,6 +37,11 @@ enum LedgerSQL {
         WHERE id = ? AND state = ?
         """
 
+    /// An on-reader tip, recorded once (only on a session without a tip).
+    static let recordTip = """
+        UPDATE sessions SET tip = ?, tip_currency = ?, tip_currency_exponent = ? WHERE id = ? AND tip IS NULL
+        """
+
     /// A new payment attempt clears the old attempt's card, which `COALESCE` in ``updateSession`` would keep.
     static let clearCard = "UPDATE sessions SET card = NULL WHERE id = ?"
 
