@@ -237,7 +237,8 @@ public actor SQLitePaymentLedger: PaymentLedger {
     /// in order. Durable if any change requires it. Returns the sessions after each change, without their history
     /// (read them with ``session(reference:scope:includingHistory:)`` when needed). A batch of changes of distinct
     /// payments (forwarding results, captures, what recovery learns), none starting a new payment attempt, is applied
-    /// with a fixed number of set-based statements whatever its size; other batches change row by row.
+    /// with a fixed number of set-based statements whatever its size; other batches change row by row, reading and
+    /// writing a payment's row once for consecutive changes of it (a payment's intermediate states with its outcome).
     /// - Throws: as ``record(_:scope:)``; nothing is written if any change fails.
     package func record(_ changes: [SessionChange], scope: LedgerScope) throws -> [PaymentSession] {
         guard !changes.isEmpty else { return [] }
@@ -251,9 +252,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
                     // same error as it would have alone (or succeeds if another process just moved it).
                 }
             }
-            return try db.writeTransaction(durable: durable) {
-                try changes.map { try applyRow($0, scope: scope, history: false) }
-            }
+            return try db.writeTransaction(durable: durable) { try applyRows(changes, scope: scope) }
         }
     }
 
