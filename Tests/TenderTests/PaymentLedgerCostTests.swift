@@ -43,6 +43,12 @@ import TenderTesting
             #expect(statements.filter { $0.hasPrefix("INSERT INTO sessions") }.count == 1)
             #expect(statements.filter { $0.contains("INSERT INTO transitions") }.count == 4,
                     "one history row per state")
+            #expect(statements.filter { $0.hasPrefix("SELECT from_state") }.isEmpty,
+                    "the history is never read back while the payment is recorded")
+            // All of it: two reads before the payment is recorded (the reference, the stored totals for routing),
+            // the write-ahead commit (session, history row, scope) and the outcome commit (one read and one write of
+            // the row, three history rows), BEGIN and COMMIT included. Four commits took 31.
+            #expect(statements.count == 18)
         }
     }
 }

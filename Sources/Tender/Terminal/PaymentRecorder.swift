@@ -5,12 +5,16 @@ import Foundation
 ///
 /// What recovery does not need is not written on its own: a change the ledger would commit without syncing it
 /// (``SessionChange/requiresDurableSync`` false: the intermediate ``PaymentState/collecting`` and
-/// ``PaymentState/processing``, ids learned on the way) is applied to the session in memory and announced as an event
-/// at once, and reaches the ledger in the same commit as the next durable change — the outcome — with a history row
-/// for every state. A payment is thus two commits, both synced: the write-ahead record and the outcome. A process
-/// killed in between leaves the write-ahead record (``PaymentState/created``), exactly as a power cut did before,
-/// and a session left created is reconciled with the processor before anything else (recovery, a retry of the
-/// reference, a cancellation).
+/// ``PaymentState/processing``) is applied to the session in memory and announced as an event at once, and reaches
+/// the ledger in the same commit as the next durable change — the outcome — with a history row for every state.
+/// The exception is a change that brings an id the vendor issued (a Stripe PaymentIntent's id as collection starts):
+/// it is committed at once, unsynced, with the changes kept before it, so that a process killed before the outcome
+/// leaves the id for recovery to look the payment up by (a power cut may still take it, as before: recovery then
+/// works from the write-ahead record and the reference). A payment is thus two commits, both synced (the write-ahead
+/// record and the outcome), and one more, unsynced, when the vendor issues its id before the outcome. A process
+/// killed before the outcome leaves the last committed state — ``PaymentState/created`` or the state that brought
+/// the id — and an unfinished session is reconciled with the processor before anything else (recovery, a retry of
+/// the reference, a cancellation).
 final class PaymentRecorder: Sendable {
     private let scope: LedgerScope
     private let ledger: any PaymentLedger
@@ -50,7 +54,7 @@ final class PaymentRecorder: Sendable {
             return
         }
         let change = PaymentTerminal.change(recording: update, on: session, clock: clock, hub: hub)
-        if !final, let change, !change.requiresDurableSync {
+        if !final, let change, !change.requiresDurableSync, !Self.bringsVendorID(change, to: session) {
             var updated = session
             try change.apply(to: &updated)
             state.withLock { $0 = (updated, pending + [change]) }
@@ -65,6 +69,14 @@ final class PaymentRecorder: Sendable {
         try change.apply(to: &expected)
         try await write(pending + [change], expected: expected)
         PaymentTerminal.announce(change, of: session, hub: hub)
+    }
+
+    /// Whether `change` records an id the vendor issued that the session does not have yet: it is committed at
+    /// once (unsynced, like every intermediate change before), so that a process killed before the outcome leaves
+    /// recovery the id to look the payment up by, not only the reference.
+    static func bringsVendorID(_ change: SessionChange, to session: PaymentSession) -> Bool {
+        (change.processorPaymentID != nil && change.processorPaymentID != session.processorPaymentID)
+            || (change.localID != nil && change.localID != session.localID)
     }
 
     /// Writes `changes` in one commit; `expected` is the session in memory with all of them applied.

@@ -12,8 +12,9 @@ import CSQLite
 ///   states, what the vendor keeps and can be asked again) are committed with `synchronous = NORMAL` and reach
 ///   the disk with the next durable commit, or when the ledger is closed: syncing the WAL flushes the whole
 ///   file, and its frames are checksummed cumulatively, so a durable commit is only valid after a power loss
-///   together with every commit before it. A typical payment costs two syncs: its write-ahead record and its
-///   outcome; a refund two more. Checkpoints (copying the WAL into the file) sync too — the WAL, the database file,
+///   together with every commit before it. A typical payment costs two syncs: its write-ahead record and its outcome
+///   (the facade records the intermediate states in the outcome's commit, and commits unsynced only a vendor id
+///   learned before the outcome); a refund two more. Checkpoints (copying the WAL into the file) sync too — the WAL, the database file,
 ///   and the new log's header — so they are kept out of the day's payments: closing leaves the WAL beside the file
 ///   (part of the ledger, replayed by the next opening), opening checkpoints a WAL grown past 4 MiB, and SQLite's
 ///   automatic checkpoint runs only past 32 MiB, for an app that keeps the ledger open for days.
