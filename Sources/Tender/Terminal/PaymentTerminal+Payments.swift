@@ -133,7 +133,7 @@ extension PaymentTerminal {
         // From here on the processor may charge: a ledger that fails now must not read as "nothing happened".
         do {
             let outcome = try await runProcessor(request, routing: decision, attempt: attempt, recorder: recorder)
-            try await recorder.record(outcome)
+            try await recorder.finish(outcome)
         } catch {
             throw outcomeNotRecorded(request.reference, cause: error)
         }
@@ -255,21 +255,33 @@ extension PaymentTerminal {
     /// keeps the state; an update that brings nothing new costs no write.
     static func record(_ update: ProcessorPaymentUpdate, on session: PaymentSession, ledger: any PaymentLedger,
                        scope: LedgerScope, clock: any TenderClock, hub: EventHub) async throws -> PaymentSession {
+        guard let change = change(recording: update, on: session, clock: clock, hub: hub) else { return session }
+        let updated = try await ledger.record(change, scope: scope)
+        announce(change, of: session, hub: hub)
+        return updated
+    }
+
+    /// The change recording `update` on `session`, or `nil` when there is nothing to write: an illegal transition
+    /// (reported as an event) or a same-state update that brings nothing new. An update that is not the session's
+    /// vendor payment becomes an unknown outcome (``attributed(_:to:)``).
+    static func change(recording update: ProcessorPaymentUpdate, on session: PaymentSession, clock: any TenderClock,
+                       hub: EventHub) -> SessionChange? {
         let update = attributed(update, to: session)
         let target = update.state
         guard target == session.state || PaymentStateMachine.canTransition(from: session.state, to: target) else {
             hub.send(.transitionRejected(reference: session.reference,
                                          from: session.state, to: target))
-            return session
+            return nil
         }
-        guard target != session.state || brings(update, newsTo: session) else { return session }
-        let change = SessionChange(update, expectedState: session.state, reference: session.reference, at: clock.now())
-        let updated = try await ledger.record(change, scope: scope)
-        if target != session.state {
-            hub.send(.paymentStateChanged(PaymentStateChange(reference: session.reference, from: session.state,
-                                                             to: target, at: change.at, error: update.error)))
-        }
-        return updated
+        guard target != session.state || brings(update, newsTo: session) else { return nil }
+        return SessionChange(update, expectedState: session.state, reference: session.reference, at: clock.now())
+    }
+
+    /// Sends the state change `change` made to `session`, if it changed the state.
+    static func announce(_ change: SessionChange, of session: PaymentSession, hub: EventHub) {
+        guard change.newState != change.expectedState else { return }
+        hub.send(.paymentStateChanged(PaymentStateChange(reference: session.reference, from: change.expectedState,
+                                                         to: change.newState, at: change.at, error: change.error)))
     }
 
     /// Whether a same-state update carries something the session does not have yet (worth a ledger write).
@@ -330,38 +342,5 @@ extension SessionChange {
                   card: update.card, error: error ?? update.error, storedAt: update.storedAt,
                   captureBefore: update.captureBefore, note: note, capturedAmount: update.capturedAmount,
                   tip: update.tip)
-    }
-}
-
-/// Records one payment's updates as its adapter reports them, in order, without a hop to the facade's actor for
-/// each: the adapter awaits every update, so they never overlap.
-final class PaymentRecorder: Sendable {
-    private let scope: LedgerScope
-    private let ledger: any PaymentLedger
-    private let clock: any TenderClock
-    private let hub: EventHub
-    private let current: Locked<PaymentSession>
-
-    init(session: PaymentSession, scope: LedgerScope, ledger: any PaymentLedger, clock: any TenderClock, hub: EventHub) {
-        self.scope = scope
-        self.ledger = ledger
-        self.clock = clock
-        self.hub = hub
-        current = Locked(session)
-    }
-
-    /// The session as last recorded.
-    var session: PaymentSession { current.current }
-
-    /// Records an update of this payment (an update naming another reference is reported, never applied).
-    func record(_ update: ProcessorPaymentUpdate) async throws {
-        let session = current.current
-        guard update.reference == session.reference else {
-            hub.send(.unmatchedForwardingResult(update))
-            return
-        }
-        let updated = try await PaymentTerminal.record(update, on: session, ledger: ledger, scope: scope, clock: clock,
-                                                       hub: hub)
-        current.withLock { $0 = updated }
     }
 }

@@ -43,39 +43,99 @@ extension SQLitePaymentLedger {
     /// columns with the expected state as a condition, appends the new history rows and moves the aggregates.
     func applyRow(_ change: SessionChange, scope: LedgerScope, history: Bool) throws -> PaymentSession {
         guard let (rowID, before) = try loadSession(reference: change.reference, scope: scope, history: history) else {
-            throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .ledger,
-                               message: "No payment \(change.reference) in \(scope).")
+            throw unknown(change.reference, scope: scope)
         }
         var after = before
         try change.apply(to: &after)
+        // `apply(to:)` appends exactly the new transitions after whatever history was loaded.
+        try writeRow(rowID: rowID, reference: change.reference, before: before, after: after,
+                     newTransitions: after.transitions.dropFirst(before.transitions.count),
+                     cardChanged: change.card != nil, errorChanged: change.error != nil,
+                     clearsCard: change.startsNewAttempt && change.card == nil, scope: scope)
+        return after
+    }
+
+    /// Applies changes in order on the row path, inside the caller's write transaction. Consecutive changes of one
+    /// payment (a payment's intermediate states recorded with its outcome), none starting a new payment attempt, read
+    /// and write its row once: one SELECT, one UPDATE, and a history row for each transition. Returns the session after
+    /// each change, without history (each with the transitions its change appended, as ``applyRow(_:scope:history:)``
+    /// returns them).
+    func applyRows(_ changes: [SessionChange], scope: LedgerScope) throws -> [PaymentSession] {
+        var results: [PaymentSession] = []
+        results.reserveCapacity(changes.count)
+        var start = 0
+        while start < changes.count {
+            let reference = changes[start].reference
+            var end = start + 1
+            while end < changes.count, changes[end].reference == reference { end += 1 }
+            let run = changes[start..<end]
+            if run.count == 1 || run.contains(where: \.startsNewAttempt) {
+                for change in run { results.append(try applyRow(change, scope: scope, history: false)) }
+            } else {
+                results += try applyRun(run, scope: scope)
+            }
+            start = end
+        }
+        return results
+    }
+
+    /// Consecutive changes of one payment, none starting a new attempt, applied to its row at once.
+    private func applyRun(_ run: ArraySlice<SessionChange>, scope: LedgerScope) throws -> [PaymentSession] {
+        let reference = run[run.startIndex].reference
+        guard let (rowID, before) = try loadSession(reference: reference, scope: scope, history: false) else {
+            throw unknown(reference, scope: scope)
+        }
+        var after = before
+        var appended: [PaymentTransition] = []
+        var results: [PaymentSession] = []
+        results.reserveCapacity(run.count)
+        for change in run {
+            after.transitions = []
+            try change.apply(to: &after)
+            appended += after.transitions
+            results.append(after)
+        }
+        try writeRow(rowID: rowID, reference: reference, before: before, after: after, newTransitions: appended[...],
+                     cardChanged: run.contains { $0.card != nil }, errorChanged: run.contains { $0.error != nil },
+                     clearsCard: false, scope: scope)
+        return results
+    }
+
+    private func unknown(_ reference: String, scope: LedgerScope) -> PaymentError {
+        PaymentError(.unknownReference, recovery: .fixRequest, phase: .ledger,
+                     message: "No payment \(reference) in \(scope).")
+    }
+
+    /// Writes a session's row from `before` to `after` (compare-and-set on `before`'s state), appends
+    /// `newTransitions`, and moves the stored aggregates.
+    private func writeRow(rowID: Int64, reference: String, before: PaymentSession, after: PaymentSession,
+                          newTransitions: ArraySlice<PaymentTransition>, cardChanged: Bool, errorChanged: Bool,
+                          clearsCard: Bool, scope: LedgerScope) throws {
         try db.execute(LedgerSQL.updateSession, [
             .text(after.route?.rawValue), .text(after.state.rawValue), .text(after.processorPaymentID),
             .text(after.localID),
-            // Card and error change only when the change carries them (`SessionChange.apply`): otherwise NULL keeps
+            // Card and error change only when a change carries them (`SessionChange.apply`): otherwise NULL keeps
             // the column, which spares two JSON encodings per forwarded payment.
-            .text(change.card == nil ? nil : try json(after.card)),
-            .text(change.error == nil ? nil : try json(after.lastError)),
+            .text(cardChanged ? try json(after.card) : nil),
+            .text(errorChanged ? try json(after.lastError) : nil),
             .integer(Int64(after.attempts)), .date(after.updatedAt), .date(after.storedAt),
             .date(Self.storedSince(after)), .integer(Int64(after.paymentAttempt)), .date(after.captureBefore),
             .integer(after.capturedAmount?.minorUnits), .integer(rowID), .text(before.state.rawValue),
         ])
         guard db.changes == 1 else {
             throw PaymentError(.invalidState, recovery: .retrySamePayment, phase: .ledger,
-                               message: "\(change.reference) changed while it was being recorded.")
+                               message: "\(reference) changed while it was being recorded.")
         }
-        if change.startsNewAttempt, change.card == nil { try db.execute(LedgerSQL.clearCard, [.integer(rowID)]) }
-        if change.tip != nil, before.tip == nil, let tip = after.tip {
+        if clearsCard { try db.execute(LedgerSQL.clearCard, [.integer(rowID)]) }
+        // A tip is recorded once, on a session without one (the customer's on-reader choice).
+        if before.tip == nil, let tip = after.tip {
             try db.execute(LedgerSQL.recordTip, [.integer(tip.minorUnits), .text(tip.currency.code),
                                                  .integer(Int64(tip.currency.minorUnitExponent)), .integer(rowID)])
         }
-        // `apply(to:)` appends exactly the new transitions after whatever history was loaded.
-        for transition in after.transitions.dropFirst(before.transitions.count) {
-            try insertTransition(transition, sessionRowID: rowID)
-        }
+        for transition in newTransitions { try insertTransition(transition, sessionRowID: rowID) }
         if before.state == .storedOffline { try removeFromAggregates(currency: before.total.currency, count: 1,
                                                                      amount: before.total.minorUnits, scope: scope) }
         if after.state == .storedOffline { try addToAggregates(after) }
-        return after
     }
 
     /// The time the in-memory ledger keys the oldest-stored aggregate by, or `nil` when not stored.

@@ -12,8 +12,9 @@ import CSQLite
 ///   states, what the vendor keeps and can be asked again) are committed with `synchronous = NORMAL` and reach
 ///   the disk with the next durable commit, or when the ledger is closed: syncing the WAL flushes the whole
 ///   file, and its frames are checksummed cumulatively, so a durable commit is only valid after a power loss
-///   together with every commit before it. A typical payment costs two syncs: its write-ahead record and its
-///   outcome; a refund two more. Checkpoints (copying the WAL into the file) sync too — the WAL, the database file,
+///   together with every commit before it. A typical payment costs two syncs: its write-ahead record and its outcome
+///   (the facade records the intermediate states in the outcome's commit, and commits unsynced only a vendor id
+///   learned before the outcome); a refund two more. Checkpoints (copying the WAL into the file) sync too — the WAL, the database file,
 ///   and the new log's header — so they are kept out of the day's payments: closing leaves the WAL beside the file
 ///   (part of the ledger, replayed by the next opening), opening checkpoints a WAL grown past 4 MiB, and SQLite's
 ///   automatic checkpoint runs only past 32 MiB, for an app that keeps the ledger open for days.
@@ -237,7 +238,8 @@ public actor SQLitePaymentLedger: PaymentLedger {
     /// in order. Durable if any change requires it. Returns the sessions after each change, without their history
     /// (read them with ``session(reference:scope:includingHistory:)`` when needed). A batch of changes of distinct
     /// payments (forwarding results, captures, what recovery learns), none starting a new payment attempt, is applied
-    /// with a fixed number of set-based statements whatever its size; other batches change row by row.
+    /// with a fixed number of set-based statements whatever its size; other batches change row by row, reading and
+    /// writing a payment's row once for consecutive changes of it (a payment's intermediate states with its outcome).
     /// - Throws: as ``record(_:scope:)``; nothing is written if any change fails.
     package func record(_ changes: [SessionChange], scope: LedgerScope) throws -> [PaymentSession] {
         guard !changes.isEmpty else { return [] }
@@ -251,9 +253,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
                     // same error as it would have alone (or succeeds if another process just moved it).
                 }
             }
-            return try db.writeTransaction(durable: durable) {
-                try changes.map { try applyRow($0, scope: scope, history: false) }
-            }
+            return try db.writeTransaction(durable: durable) { try applyRows(changes, scope: scope) }
         }
     }
 
