@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "TenderSquareMobilePayments", targets: ["TenderSquareMobilePayments"]),
         // The app's side: an observable model over `PaymentTerminal` for SwiftUI (or any Observation client).
         .library(name: "TenderUI", targets: ["TenderUI"]),
+        // Previews and UI tests: a terminal and model over the simulators in a named scenario. Not for shipping apps.
+        .library(name: "TenderPreviews", targets: ["TenderPreviews"]),
         // The server half: Stripe's and Square's REST APIs for capture, void, refunds, lookups and connection tokens.
         .library(name: "TenderServer", targets: ["TenderServer"]),
         // The device's half of the hop to the app's server: the adapters' server seams over URLSession, against the
@@ -88,6 +90,13 @@ let package = Package(
         .target(name: "TenderWire", path: "Sources/TenderWire"),
         // The observable, main-actor model over the facade, and its localizable cashier-facing strings.
         .target(name: "TenderUI", dependencies: ["Tender"], path: "Sources/TenderUI", resources: [.process("Resources")]),
+        .target(
+            name: "TenderPreviews",
+            dependencies: ["TenderUI", "Tender", "TenderStripe", "TenderStripeSimulator", "TenderTesting"],
+            path: "Sources/TenderPreviews"
+        ),
+        .testTarget(name: "TenderPreviewsTests", dependencies: ["TenderPreviews", "TenderUI"],
+                    path: "Tests/TenderPreviewsTests"),
         .testTarget(
             name: "TenderUITests",
             dependencies: ["TenderUI", "TenderTesting", "TenderStripe", "TenderStripeSimulator"],

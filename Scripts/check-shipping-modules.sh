@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 shipping=(Tender TenderUI TenderStripe TenderSquare TenderStripeTerminal TenderSquareMobilePayments)
 # Test-support targets: none may be a dependency of a shipping target.
-support_pattern='^(TenderTesting|TenderTestKit|TenderPowerLoss|.*Simulator|.*Surface.*|HouseAccountAdapter)$'
+support_pattern='^(TenderTesting|TenderTestKit|TenderPowerLoss|TenderPreviews|.*Simulator|.*Surface.*|HouseAccountAdapter)$'
 # Types and hooks that are test code (a symbol naming one of them in a shipping module fails the check).
 types='InMemoryPaymentProcessor|ManualClock|SimulatedNetwork|SeededGenerator|SimulatorStateFile|SimulatedCardPresentation|SyncCountingVFS|SQLiteSyncCount|SQLiteFileOperation|StripeSimulator|SquareSimulator|HoldGate'
 # (`Configuration.simulatedReaders` is not one: Stripe's simulated reader and Square's mock reader are the vendors' own

@@ -50,6 +50,8 @@ public final class TerminalModel {
 
     private var discovery: Task<Void, Never>?
     @ObservationIgnored private var queueGeneration = 0
+    /// Whether ``start()`` has subscribed to the facade's events (tests wait for it before sending any).
+    @ObservationIgnored package private(set) var isFollowing = false
 
     /// Creates a model over a facade. Call ``start()`` to fill it.
     public init(terminal: PaymentTerminal) {
@@ -66,14 +68,21 @@ public final class TerminalModel {
     /// facade is gone. Call it once per model (SwiftUI: `.task { await model.start() }`).
     public func start() async {
         let events = terminal.events  // subscribe first: nothing sent after the snapshot is missed
+        isFollowing = true
+        defer { isFollowing = false }
+        await load()
+        for await event in events {
+            apply(event)
+            if Task.isCancelled { return }
+        }
+    }
+
+    /// Reads the facade's snapshot into the model (``start()`` does it first; previews do it before they return).
+    package func load() async {
         do {
             apply(try await terminal.snapshot())
         } catch {
             lastError = PaymentError.from(error)
-        }
-        for await event in events {
-            apply(event)
-            if Task.isCancelled { return }
         }
     }
 
@@ -269,6 +278,9 @@ public final class TerminalModel {
             if isPaymentInProgress || paymentState == nil { prompt = .presentCard(options) }
         case .readerMessage(let message): prompt = .readerMessage(message)
         case .readerConnectionChanged(let status):
+            // Connecting and discovering are the model's own actions' states; the processor's report of them may
+            // arrive after the action finished.
+            guard status != .connecting, status != .discovering else { break }
             readerStatus = status
             if status == .notConnected { reader = nil }
         case .readerDisconnected, .readerReconnectFailed:

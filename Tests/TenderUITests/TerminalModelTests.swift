@@ -19,6 +19,7 @@ struct TerminalModelTests {
         let terminal = PaymentTerminal(processor: simulator.makeProcessor(), scope: uiScope)
         let model = TerminalModel(terminal: terminal)
         let tasks = [Task { await terminal.run() }, Task { await model.start() }]
+        _ = await eventually { model.isFollowing }
         return (model, simulator, terminal, tasks)
     }
 
@@ -29,13 +30,15 @@ struct TerminalModelTests {
         let status = ObservationRecorder(model) { $0.readerStatus }
         let readers = ObservationRecorder(model) { $0.discoveredReaders.count }
 
-        await model.discoverReaders(timeout: 1)
+        let discovery = Task { await model.discoverReaders(timeout: 1) }
+        #expect(await eventually { model.readerStatus == .discovering })
+        await discovery.value
         let found = try #require(model.discoveredReaders.first)
         #expect(readers.values.first == 0 && (readers.values.last ?? 0) >= 1)
         await model.connect(found)
         #expect(model.reader?.id == found.id && model.readerStatus == .connected && model.lastError == nil)
         #expect(await eventually { status.values.contains(.connected) })
-        #expect(status.values.first == .notConnected && status.values.contains(.discovering))
+        #expect(status.values.first == .notConnected && status.values.last == .connected)
 
         let states = ObservationRecorder(model) { $0.paymentState }
         let prompts = ObservationRecorder(model) { $0.prompt }
@@ -76,6 +79,7 @@ struct TerminalModelTests {
         let model = TerminalModel(terminal: terminal)
         let started = Task { await model.start() }
         defer { started.cancel() }
+        #expect(await eventually { model.isFollowing })
         processor.present(.decline)
         let session = await model.charge(PaymentRequest(amount: usd(500), reference: "ui-decline"))
         #expect(session?.state == .declined)
@@ -93,6 +97,7 @@ struct TerminalModelTests {
         let model = TerminalModel(terminal: terminal)
         let tasks = [Task { await terminal.run() }, Task { await model.start() }]
         defer { tasks.forEach { $0.cancel() } }
+        #expect(await eventually { model.isFollowing })
         await terminal.refreshNetworkStatus()
         let stored = ObservationRecorder(model) { $0.queue.storedCount }
         let forwarding = ObservationRecorder(model) { $0.forwarding }
@@ -125,6 +130,7 @@ struct TerminalModelTests {
         #expect(model.reader == nil)
         let started = Task { await model.start() }
         defer { started.cancel() }
+        #expect(await eventually { model.isFollowing })
         #expect(await eventually { model.reader?.id == reader.id })
         #expect(model.readerStatus == .connected)
     }
@@ -136,6 +142,7 @@ struct TerminalModelTests {
         let model = TerminalModel(terminal: terminal)
         let started = Task { await model.start() }
         defer { started.cancel() }
+        #expect(await eventually { model.isFollowing })
         let progress = ObservationRecorder(model) { $0.updateProgress }
         let update = ReaderSoftwareUpdate(version: "2.1.0", isRequired: true)
         await terminal.handle(.softwareUpdateAvailable(update))

@@ -127,7 +127,7 @@ public protocol PaymentProcessor: Sendable {
 extension PaymentProcessor {
     /// Every reader of `kind` found within `timeout` seconds, each in its latest form (a reader reported twice is
     /// listed once): a convenience over ``readerDiscovery(_:timeout:)``.
-    public func discoverReaders(_ kind: ReaderKind = .bluetooth, timeout: Double) async throws -> [Reader] {
+    package func discoverReaders(_ kind: ReaderKind = .bluetooth, timeout: Double) async throws -> [Reader] {
         var found: [Reader] = []
         for try await reader in readerDiscovery(kind, timeout: timeout) {
             if let index = found.firstIndex(where: { $0.id == reader.id }) { found[index] = reader } else { found.append(reader) }

@@ -25,9 +25,12 @@ extension PaymentTerminal {
     public func snapshot() async throws -> TerminalSnapshot {
         let queue = try await queueStatus()
         let reader = await processor.connectedReader()
+        // The processor knows whether a reader is connected; the events say how a connection in progress goes (an
+        // event handled late never turns a connected reader back into "connecting").
         let status: ReaderConnectionStatus = switch readerState.status {
-        case .connected, .notConnected: reader == nil ? .notConnected : .connected
-        default: readerState.status
+        case .connected, .notConnected, .connecting, .discovering: reader == nil
+            ? (readerState.status == .connected ? .notConnected : readerState.status) : .connected
+        case .reconnecting: .reconnecting
         }
         let inProgress = live.values.filter { inFlight.contains($0.reference) }.sorted { $0.createdAt < $1.createdAt }
         return TerminalSnapshot(networkStatus: networkStatus, reader: reader, readerStatus: status, queue: queue,

@@ -44,7 +44,7 @@ public actor PaymentTerminal {
     /// updated by its events).
     public internal(set) var networkStatus: NetworkStatus = .unknown
     /// How ``run()`` polls the processor's queue while payments are stored or awaiting a result.
-    public private(set) var polling: QueuePolling
+    package private(set) var polling: QueuePolling
 
     let clock: any TenderClock
     nonisolated let hub = EventHub()
