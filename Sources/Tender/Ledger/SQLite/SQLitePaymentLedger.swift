@@ -150,7 +150,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     /// and one more at the next commit (the new log's header); waits up to the busy timeout for readers in other
     /// connections.
     /// - Throws: ``PaymentError/Code/ledgerUnavailable`` if SQLite fails or a reader kept part of the WAL busy.
-    package func checkpoint() throws {
+    public func checkpoint() throws {
         try guarded("checkpoint its WAL") {
             let (frames, checkpointed) = try db.checkpoint(mode: SQLITE_CHECKPOINT_TRUNCATE)
             guard checkpointed == frames else {
