@@ -26,6 +26,8 @@ struct Shop {
     let out: Output
     /// Prefix of this run's references ("d1-", "d2-"…), so a ledger reused with `--ledger` keeps earlier days apart.
     let day: String
+    /// Whether to skip the other counters (smart reader, Tap to Pay), and why, when the run says so.
+    var skipOtherCounters: (skip: Bool, because: String?) = (false, nil)
 
     /// The shop's offline risk limits: 150.00 per payment, 500.00 stored, 20 payments, 12 hours.
     static let limits = OfflineRiskLimits(perPaymentMaximum: [.usd: 150_00], storedTotalMaximum: [.usd: 500_00],
@@ -49,7 +51,11 @@ struct Shop {
         try await morning(terminal, &state)
         try await outage(terminal, &state)
         try await forward(terminal)
-        try await otherCounters(terminal, &state)
+        if skipOtherCounters.skip {
+            if let because = skipOtherCounters.because { out.note(because) }
+        } else {
+            try await otherCounters(terminal, &state)
+        }
         try await afternoon(terminal, &state)
         try await nextMorning(terminal, &state)
         try await reconcile(terminal, &state)
