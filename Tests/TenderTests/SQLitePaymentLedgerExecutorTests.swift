@@ -11,9 +11,36 @@ private func threadName(inside ledger: isolated SQLitePaymentLedger) -> String? 
 }
 
 /// Blocks the ledger's executor for `seconds`, as a slow `fsync` or a lock held by another process would.
-private func block(_ ledger: isolated SQLitePaymentLedger, seconds: Double) -> Bool {
-    Thread.sleep(forTimeInterval: seconds)
+/// Holds `ledger`'s thread until `gate` opens (signalling `entered` once it holds it): a ledger blocked in SQLite.
+private func block(_ ledger: isolated SQLitePaymentLedger, until gate: DispatchSemaphore, entered: DispatchSemaphore)
+    -> Bool {
+    entered.signal()
+    gate.wait()
     return ledger.executor.isCurrent
+}
+
+/// Waits for `semaphore` off the cooperative pool.
+private func wait(for semaphore: DispatchSemaphore) async {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread {
+            semaphore.wait()
+            continuation.resume()
+        }
+    }
+}
+
+/// `work`'s result, or `nil` if it has not finished after `seconds` — a deadlock guard, not a performance bound.
+private func finishes<T: Sendable>(within seconds: Double, _ work: @escaping @Sendable () async throws -> T) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+        group.addTask { try? await work() }
+        group.addTask {
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
 }
 
 /// The ledger runs SQLite on a thread of its own, not on Swift's cooperative pool (whose threads are as many as the
@@ -39,11 +66,14 @@ struct SQLitePaymentLedgerExecutorTests: SQLiteLedgerFixtures {
         try await withTemporaryDirectory { directory in
             let slow = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("slow.sqlite"))
             let fast = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("fast.sqlite"))
-            let blocked = Task { await block(slow, seconds: 1) }
-            try await Task.sleep(nanoseconds: 50_000_000)
-            let start = Date()
-            try await fast.insert(newSession("A", usd(100)))
-            #expect(Date().timeIntervalSince(start) < 0.5, "the fast ledger waited for the slow one")
+            let gate = DispatchSemaphore(value: 0)
+            let entered = DispatchSemaphore(value: 0)
+            let blocked = Task { await block(slow, until: gate, entered: entered) }
+            await wait(for: entered)
+            // The slow ledger's thread is held until the gate opens: were the threads shared, this would never end.
+            let inserted = await finishes(within: 30) { try await fast.insert(newSession("A", usd(100))); return true }
+            gate.signal()
+            #expect(inserted == true, "the fast ledger waited for the slow one")
             #expect(await blocked.value, "the blocking ran on the slow ledger's thread")
         }
     }
@@ -52,20 +82,34 @@ struct SQLitePaymentLedgerExecutorTests: SQLiteLedgerFixtures {
     func blockedLedgersDoNotStarveThePool() async throws {
         try await withTemporaryDirectory { directory in
             // More blocked ledgers than the pool has threads: on the default actor executor each would hold one
-            // cooperative thread for the whole second, and nothing else could run until they finish.
+            // cooperative thread until released, and nothing else could run.
             let count = ProcessInfo.processInfo.activeProcessorCount * 2 + 2
             var ledgers: [SQLitePaymentLedger] = []
             for index in 0..<count {
                 ledgers.append(try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("\(index).sqlite")))
             }
-            let start = Date()
-            let blocking = ledgers.map { ledger in Task { await block(ledger, seconds: 1.5) } }
-            try await Task.sleep(nanoseconds: 100_000_000)
+            let gate = DispatchSemaphore(value: 0)
+            let entered = DispatchSemaphore(value: 0)
+            let blocking = ledgers.map { ledger in Task { await block(ledger, until: gate, entered: entered) } }
+            for _ in ledgers { await wait(for: entered) }
+            // A watchdog on a thread of its own: if the pool is starved (nothing below can run), it opens the gates
+            // after 30 s and says so, so the test fails instead of hanging.
+            let finished = DispatchSemaphore(value: 0)
+            let watchdogOpened = Locked(false)
+            let ledgerCount = ledgers.count
+            Thread.detachNewThread {
+                if finished.wait(timeout: .now() + 30) == .timedOut {
+                    watchdogOpened.withLock { $0 = true }
+                    for _ in 0..<ledgerCount { gate.signal() }
+                }
+            }
             // Work for the cooperative pool while every ledger is blocked.
             let answer = await Task.detached { (1...1_000).reduce(0, +) }.value
-            let elapsed = Date().timeIntervalSince(start)
+            let starved = watchdogOpened.withLock { $0 }
+            finished.signal()
+            if !starved { for _ in ledgers { gate.signal() } }
             #expect(answer == 500_500)
-            #expect(elapsed < 1.0, "the pool was starved for \(elapsed) s")
+            #expect(!starved, "the pool was starved while the ledgers were blocked")
             for task in blocking { #expect(await task.value) }
         }
     }
