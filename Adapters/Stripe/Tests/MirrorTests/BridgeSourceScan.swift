@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Used by the mirror-vs-surface check to decide which SDK types must be mirrored completely (every type a bridge file
 /// names), and by ``BridgeReferenceCheck`` to find bridge code that uses a mirror declaration with no counterpart in
-/// the SDK surface.
+/// the SDK surface. Shared: the Square mirror tests link this file (the two test targets share no module).
 struct BridgeSourceScan {
     /// One bridge file: its name and its code (comments and string literals blanked).
     struct File {
@@ -109,20 +109,6 @@ struct BridgeSourceScan {
     }
 }
 
-extension SurfaceReference {
-    /// The Stripe bridge's sources.
-    static func bridgeSources() throws -> BridgeSourceScan {
-        try BridgeSourceScan.load(folder: "Adapters/Stripe/Sources/Bridge", packageRoot: packageRoot())
-    }
-
-    /// The reference's type and typealias names.
-    var typeNames: Set<String> { Set(types.map(\.name)).union(typealiases.map(\.name)) }
-
-    /// The reference types a bridge file names: these must be mirrored completely.
-    func typesNamedByTheBridge() throws -> Set<String> {
-        Set(try Self.bridgeSources().namedTypes(among: Set(types.map(\.name))).keys)
-    }
-}
 
 /// A name a bridge file uses that only the mirror declares: it has no counterpart in the SDK surface, so the bridge
 /// would compile over the mirror and not against the SDK.
