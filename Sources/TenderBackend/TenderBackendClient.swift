@@ -32,6 +32,7 @@ public struct TenderBackendClient: PaymentCaptureService, PaymentRefundService, 
     let session: URLSession
     let timeout: TimeInterval
     let headers: @Sendable () async throws -> [String: String]
+    let logHandler: (any TenderLogHandler)?
 
     /// Creates a client.
     /// - Parameters:
@@ -40,11 +41,15 @@ public struct TenderBackendClient: PaymentCaptureService, PaymentRefundService, 
     ///   - timeout: the per-request timeout in seconds.
     ///   - headers: your own authentication of the device, asked before each request (e.g. a bearer token your
     ///     server turns into the device's merchant and location).
+    ///   - logHandler: receives one record per request (method, route, status; a failure's code and the vendor's
+    ///     error name), redacted like every ``TenderWire/TenderLogRecord``; never a header, a body or a token.
     public init(baseURL: URL, session: URLSession = URLSession(configuration: .ephemeral), timeout: TimeInterval = 30,
+                logHandler: (any TenderLogHandler)? = nil,
                 headers: @escaping @Sendable () async throws -> [String: String] = { [:] }) {
         self.baseURL = baseURL
         self.session = session
         self.timeout = timeout
+        self.logHandler = logHandler
         self.headers = headers
     }
 
@@ -58,6 +63,34 @@ public struct TenderBackendClient: PaymentCaptureService, PaymentRefundService, 
     ///   `nil` is returned for the server's "no such payment" (`404`, `unknown_reference`) instead.
     func send(_ method: String, _ path: [String], query: [URLQueryItem] = [], body: (any Encodable)? = nil,
               phase: PaymentError.Phase, absentOn404: Bool = false) async throws(PaymentError) -> Data? {
+        let route = "\(method) /\(path.joined(separator: "/"))"
+        do {
+            let data = try await exchange(method, path, query: query, body: body, phase: phase,
+                                          absentOn404: absentOn404)
+            log(.debug, route, data == nil ? "absent" : "done", error: nil)
+            return data
+        } catch {
+            log(error.code == .timedOut || error.code == .outcomeUnknown ? .error : .warning, route, "failed",
+                error: error)
+            throw error
+        }
+    }
+
+    /// One record of a request (nothing when no handler was given).
+    private func log(_ level: TenderLogRecord.Level, _ route: String, _ outcome: String, error: PaymentError?) {
+        guard let logHandler else { return }
+        var metadata = ["call": route, "server": baseURL.host ?? ""]
+        if let error {
+            metadata["code"] = error.code.rawValue
+            if let vendor = error.vendor { metadata["vendorError"] = vendor.name }
+        }
+        logHandler.log(TenderLogRecord(level, "server \(route): \(outcome)\(error.map { " (\($0.code.rawValue))" } ?? "")",
+                                       metadata))
+    }
+
+    /// ``send(_:_:query:body:phase:absentOn404:)`` without the log record.
+    private func exchange(_ method: String, _ path: [String], query: [URLQueryItem], body: (any Encodable)?,
+                          phase: PaymentError.Phase, absentOn404: Bool) async throws(PaymentError) -> Data? {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
         let base = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast())
             : components.percentEncodedPath

@@ -66,6 +66,7 @@ package let defaultEventBufferLimit = 1_024
 
 /// Fans events out to every subscriber.
 final class EventHub: Sendable {
+    private let logger: TenderLogger
     private let subscribers = Locked<[UInt64: AsyncStream<TenderEvent>.Continuation]>([:])
     private let nextID = Locked<UInt64>(0)
 
@@ -82,7 +83,10 @@ final class EventHub: Sendable {
         return stream
     }
 
+    init(logger: TenderLogger = TenderLogger()) { self.logger = logger }
+
     func send(_ event: TenderEvent) {
+        logger.log(event)
         let continuations = subscribers.withLock { $0.isEmpty ? [] : Array($0.values) }
         for continuation in continuations { continuation.yield(event) }
     }

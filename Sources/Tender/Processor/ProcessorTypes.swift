@@ -42,10 +42,10 @@ public struct ProcessorAmountLimits: Hashable, Sendable {
     /// The largest total for currencies not in ``maximumPerCurrency``, in minor units; `nil` when none is known.
     public var maximumForOtherCurrencies: Int64?
     /// Where the figures come from, quoted in the error (e.g. Stripe's "an amount has at most eight digits").
-    public var source: String
+    package var source: String
     /// Whether the vendor documents the figures. `false` when the vendor documents none and the figures are the
     /// adapter's configuration (UNVERIFIED as a vendor fact).
-    public var isDocumented: Bool
+    package var isDocumented: Bool
 
     /// Creates amount limits.
     public init(maximumPerCurrency: [Currency: Int64] = [:], maximumForOtherCurrencies: Int64? = nil, source: String,

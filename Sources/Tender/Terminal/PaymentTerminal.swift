@@ -47,7 +47,9 @@ public actor PaymentTerminal {
     package private(set) var polling: QueuePolling
 
     let clock: any TenderClock
-    nonisolated let hub = EventHub()
+    /// Where log records go (``setLogHandler(_:minimumLevel:)``).
+    nonisolated let logger: TenderLogger
+    nonisolated let hub: EventHub
     var inFlight: Set<String> = []
     var refundsInFlight: Set<String> = []
     var live: [String: PaymentSession] = [:]
@@ -91,7 +93,11 @@ public actor PaymentTerminal {
 
     private init(processor: any PaymentProcessor, anyLedger ledger: any PaymentLedger, scope: LedgerScope,
                  limits: OfflineRiskLimits, polling: QueuePolling, clock: any TenderClock) {
-        self.processor = processor
+        let logger = TenderLogger()
+        self.logger = logger
+        hub = EventHub(logger: logger)
+        // Every call to the processor goes through the logging wrapper.
+        self.processor = LoggingProcessor(base: processor, logger: logger)
         self.ledger = ledger
         self.scope = scope
         self.limits = limits

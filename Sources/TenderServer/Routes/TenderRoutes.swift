@@ -45,6 +45,8 @@ public struct TenderRoutes: Sendable {
     let authorizer: (any TenderRouteAuthorizer)?
     /// Where the routes are mounted (`""`, or e.g. `"/tender"`): stripped from each request's path.
     let mountPath: String
+    /// Where each answered request is logged (nil: nowhere).
+    let logHandler: (any TenderLogHandler)?
 
     /// Creates the routes.
     /// - Parameters:
@@ -56,10 +58,13 @@ public struct TenderRoutes: Sendable {
     ///     `POST /v1/square/authorization`; nil: that route answers 501.
     ///   - authorizer: who may act for whom; nil: a caller acts for its own merchant and location only.
     ///   - mountPath: the path prefix the routes are mounted under.
+    ///   - logHandler: receives one record per answered request (route, caller's location, status; a failure's
+    ///     code and the vendor's error name), redacted like every ``TenderWire/TenderLogRecord``: never a token.
     public init(stripe: StripeServerClient? = nil, stripeAccountID: String? = nil, square: SquareServerClient? = nil,
                 squareMerchantID: String? = nil,
                 squareSignIn: (@Sendable (LedgerScope) async throws -> Credential)? = nil,
-                authorizer: (any TenderRouteAuthorizer)? = nil, mountPath: String = "") {
+                authorizer: (any TenderRouteAuthorizer)? = nil, mountPath: String = "",
+                logHandler: (any TenderLogHandler)? = nil) {
         self.stripe = stripe
         self.stripeAccountID = stripeAccountID
         self.square = square
@@ -67,6 +72,7 @@ public struct TenderRoutes: Sendable {
         self.squareSignIn = squareSignIn
         self.authorizer = authorizer
         self.mountPath = mountPath.hasSuffix("/") ? String(mountPath.dropLast()) : mountPath
+        self.logHandler = logHandler
     }
 
     /// Answers one request from a device acting as `caller` (the merchant account and location your authentication
@@ -74,9 +80,13 @@ public struct TenderRoutes: Sendable {
     /// (`{"error": PaymentError}`), never a credential.
     public func respond(to request: HTTPRequest, caller: LedgerScope) async -> HTTPResponse {
         do {
-            return try await dispatch(request, caller: caller)
+            let response = try await dispatch(request, caller: caller)
+            log(request, caller: caller, status: response.status, failure: nil)
+            return response
         } catch {
-            return error.response
+            let response = error.response
+            log(request, caller: caller, status: response.status, failure: error)
+            return response
         }
     }
 }

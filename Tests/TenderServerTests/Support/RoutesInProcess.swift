@@ -27,11 +27,11 @@ final class InProcessServer: @unchecked Sendable {
     deinit { InProcessRegistry.shared.remove(host) }
 
     /// The device's client: its session hands every request to this server; it authenticates with `token`.
-    func client(token: String, mountPath: String = "") -> TenderBackendClient {
+    func client(token: String, mountPath: String = "", logHandler: (any TenderLogHandler)? = nil) -> TenderBackendClient {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [RoutesURLProtocol.self]
         return TenderBackendClient(baseURL: URL(string: "http://\(host)\(mountPath)")!,
-                                   session: URLSession(configuration: configuration)) {
+                                   session: URLSession(configuration: configuration), logHandler: logHandler) {
             ["Authorization": "Bearer \(token)"]
         }
     }

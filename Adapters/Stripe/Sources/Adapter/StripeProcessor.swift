@@ -154,3 +154,14 @@ public actor StripeProcessor: PaymentProcessor {
         StripeMapping.networkStatus(await client.offlineStatus.sdk.networkStatus)
     }
 }
+
+
+extension StripeProcessor: VendorLogSource {
+    /// `"StripeTerminal"`.
+    package nonisolated var vendorLogSourceName: String { "StripeTerminal" }
+
+    /// Routes Stripe Terminal's own log lines (`Terminal.setLogListener`) to `sink`.
+    package func routeVendorLogs(to sink: @escaping @Sendable (String) -> Void) async {
+        client.setLogListener(sink)
+    }
+}

@@ -58,3 +58,8 @@ extension StripeSimulator {
                          paymentIntent: intent)
     }
 }
+
+extension StripeSimulator {
+    /// Whether an app set `Terminal.setLogListener(_:)`'s listener (tests wait for it).
+    package nonisolated var hasLogListener: Bool { delegates.withLock { $0.log != nil } }
+}

@@ -112,3 +112,27 @@ struct StripeLocationTagTests {
         #expect(intent.metadata["tender_location"] == shopA.locationID)
     }
 }
+
+/// Stripe Terminal's own log lines reach the app's log handler, redacted, with their source.
+@Suite("Stripe's SDK logs go to the app's log handler")
+struct StripeVendorLogTests {
+    final class Lines: TenderLogHandler, Sendable {
+        let records = Locked<[TenderLogRecord]>([])
+        func log(_ record: TenderLogRecord) { records.withLock { $0.append(record) } }
+    }
+
+    @Test("the SDK's log listener is routed into the handler with source StripeTerminal")
+    func sdkLogsRouted() async throws {
+        let (simulator, clock) = makeSimulator()
+        let (terminal, _) = try await stripeTerminal(simulator, clock: clock)
+        let lines = Lines()
+        terminal.setLogHandler(lines, minimumLevel: .debug)
+        for _ in 0..<1_000 where !simulator.hasLogListener { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(simulator.hasLogListener)
+        _ = try await terminal.takePayment(sale("LOG-1", cents: 1_000))
+        let fromSDK = lines.records.current.filter { $0.metadata["source"] == "StripeTerminal" }
+        #expect(!fromSDK.isEmpty)
+        #expect(fromSDK.allSatisfy { $0.level == .debug && $0.message.hasPrefix("StripeTerminal: ") })
+        #expect(lines.records.current.contains { $0.metadata["call"] == "startPayment" })
+    }
+}
