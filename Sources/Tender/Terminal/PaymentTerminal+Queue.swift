@@ -14,6 +14,17 @@ extension PaymentTerminal {
                                     storedAmounts: summary.amounts, oldestStoredAt: summary.oldestStoredAt)
     }
 
+    /// Sends the current queue as ``TenderEvent/queueChanged(_:)``. Reads overlap (the actor is reentrant while the
+    /// ledger answers): each read takes a ticket first, and one that finishes after a newer snapshot was sent is
+    /// dropped, so the events never show the queue going back in time.
+    func publishQueueStatus() async {
+        queueSnapshots.issued += 1
+        let ticket = queueSnapshots.issued
+        guard let snapshot = try? await queueStatus(), ticket > queueSnapshots.sent else { return }
+        queueSnapshots.sent = ticket
+        hub.send(.queueChanged(snapshot))
+    }
+
     /// The processor's own view of its offline queue (the vendor's counts, amounts, per-payment statuses and stored
     /// times). Reading it also lets vendors that report results only when read (Square) deliver them.
     public func vendorQueueStatus() async throws -> OfflineQueueSnapshot {
@@ -89,7 +100,7 @@ extension PaymentTerminal {
         guard !changes.isEmpty else { return [] }
         let recorded = try await ledger.record(changes, scope: scope)
         sendStateChanges(changes)
-        if let snapshot = try? await queueStatus() { hub.send(.queueChanged(snapshot)) }
+        await publishQueueStatus()
         return recorded
     }
 }

@@ -210,7 +210,7 @@ extension PaymentTerminal {
                 return
             }
             try await apply(update, to: session)
-            if let snapshot = try? await queueStatus() { hub.send(.queueChanged(snapshot)) }
+            await publishQueueStatus()
         } catch let error as PaymentError {
             hub.send(.processor(.forwardingError(error)))
         } catch {

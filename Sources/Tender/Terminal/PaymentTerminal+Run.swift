@@ -58,7 +58,7 @@ extension PaymentTerminal {
             await reconcileForwarded(update)
         case .offlineQueueChanged:
             hub.send(.processor(event))
-            if let snapshot = try? await queueStatus() { hub.send(.queueChanged(snapshot)) }
+            await publishQueueStatus()
         default:
             readerState.learn(event)
             hub.send(.processor(event))
@@ -144,7 +144,7 @@ extension PaymentTerminal {
             }
         }
         if await followRefunds() { changed = true }
-        if changed, let status = try? await queueStatus() { hub.send(.queueChanged(status)) }
+        if changed { await publishQueueStatus() }
         return changed
     }
 

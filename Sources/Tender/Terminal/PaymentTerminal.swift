@@ -51,6 +51,9 @@ public actor PaymentTerminal {
     nonisolated let logger: TenderLogger
     nonisolated let hub: EventHub
     var inFlight: Set<String> = []
+    /// Queue snapshots asked for (`issued`) and the newest sent as ``TenderEvent/queueChanged(_:)`` (`sent`): a
+    /// snapshot read before one already sent is dropped, so subscribers never see the queue go back in time.
+    var queueSnapshots: (issued: UInt64, sent: UInt64) = (0, 0)
     var refundsInFlight: Set<String> = []
     var live: [String: PaymentSession] = [:]
     var isRunning = false

@@ -120,7 +120,17 @@ public final class FaultInjectingLedger: PaymentLedger, @unchecked Sendable {
 
     /// Reads through.
     package func storedSummary(scope: LedgerScope) async throws -> StoredPaymentSummary {
-        try await inner.storedSummary(scope: scope)
+        let summary = try await inner.storedSummary(scope: scope)
+        if let hold = heldSummary.withLock({ held in defer { held = nil }; return held }) { await hold() }
+        return summary
+    }
+
+    private let heldSummary = Locked<(@Sendable () async -> Void)?>(nil)
+
+    /// Makes the next stored-summary read wait in `hold` after it has read (so its answer is from before whatever
+    /// happens meanwhile): for tests of overlapping reads.
+    package func holdNextStoredSummary(_ hold: @escaping @Sendable () async -> Void) {
+        heldSummary.withLock { $0 = hold }
     }
 
     /// Reads through.
