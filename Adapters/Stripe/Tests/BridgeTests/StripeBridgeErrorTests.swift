@@ -143,6 +143,8 @@ extension StripeBridgeTests {
             #expect(!launch.backend.calls.contains("collectPaymentMethod"))
             #expect(!launch.backend.calls.contains("cancelPaymentIntent"))
 
+            // A discovery configuration the SDK's builder refuses completes at once with its error, discovering nothing.
+            launch.backend.failNextBuild(with: .invalidDiscoveryConfiguration)
             let done = Answer<Stripe.ErrorCode?>()
             let refused = await launch.bridge.discoverReaders(Stripe.DiscoveryConfiguration(method: .internet),
                                                               delegate: RecordingDiscoveryDelegate(),
