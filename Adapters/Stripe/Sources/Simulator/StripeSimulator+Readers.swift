@@ -65,7 +65,9 @@ extension StripeSimulator {
         }
         delegate.didUpdateDiscoveredReaders(found)
         log("discovered \(found.count) reader(s)")
-        if configuration.timeout > 0 {
+        // Tap to Pay discovery has no timeout in the SDK (`TapToPayDiscoveryConfiguration` has none): it runs until a
+        // connection or a cancellation, whatever the configuration value says.
+        if configuration.timeout > 0, configuration.method != .tapToPay {
             setConnectionStatus(.notConnected)
             cancelable.markCompleted()
             once.fire(found.isEmpty
