@@ -137,6 +137,10 @@ extension StripeSimulator {
             if let update = target.availableUpdate { delegate?.didReportAvailableUpdate(update) }
             delegate?.didReportBatteryLevel(target.batteryLevel ?? 0, status: target.batteryStatus,
                                             isCharging: target.isCharging ?? false)
+            // A reader that connects on a low or critical battery warns (`readerDidReportLowBatteryWarning`).
+            if target.batteryStatus == .low || target.batteryStatus == .critical, target.isCharging != true {
+                delegate?.didReportLowBatteryWarning()
+            }
             log("connected \(target.serialNumber) at \(connectionConfig.locationId) (\(online ? "online" : "offline"))")
             return target
         } catch {

@@ -136,6 +136,20 @@ extension StripeBridgeTests {
             #expect(try await launch.processor.connectReader(smart, locationID: bridgeLocation).kind == .internet)
         }
 
+        @Test("a reader that connects on a low battery warns: the SDK's callback reaches the processor as an event")
+        func lowBatteryWarning() async throws {
+            let device = BridgeDevice {
+                $0.readersInRange = [Stripe.Reader(serialNumber: "STRM2-LOW", deviceType: .stripeM2,
+                                                   deviceSoftwareVersion: "2.01.00.17", batteryLevel: 0.12,
+                                                   batteryStatus: .low, isCharging: false, simulated: true)]
+            }
+            let launch = await device.launch()
+            let m2 = try #require(try await launch.processor.discoverReaders(timeout: 5).first)
+            #expect(!launch.processor.emittedEvents.contains(.readerBatteryLow))
+            _ = try await launch.processor.connectReader(m2, locationID: bridgeLocation)
+            #expect(await bridgeEventually { launch.processor.emittedEvents.contains(.readerBatteryLow) })
+        }
+
         @Test("an update required before connecting installs during the connection through the bridge, with progress")
         func updateBeforeConnecting() async throws {
             let device = BridgeDevice()
