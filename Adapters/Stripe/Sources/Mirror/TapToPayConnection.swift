@@ -3,7 +3,7 @@
 // these, so they are mirrored completely. `TapToPayConnectionConfiguration.delegate` (narrowed to
 // `TapToPayReaderDelegate`) is not declared, for the reason given at `BluetoothConnectionConfiguration`; the base
 // class's `delegate` stands in.
-public import Foundation
+import Foundation
 
 /// `SCPTapToPayConnectionConfiguration`: for `connectReader` with the iPhone's Tap to Pay reader. init()/new
 /// unavailable: use ``TapToPayConnectionConfigurationBuilder``.
