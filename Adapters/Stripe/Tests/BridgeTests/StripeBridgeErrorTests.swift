@@ -129,7 +129,7 @@ extension StripeBridgeTests {
             #expect(StripeMapping.paymentError(declined).code == .cardDeclined)
         }
 
-        @Test("the bridge's own refusals use the SDK's codes: unknown handles, discovery methods, invalid refunds")
+        @Test("the bridge's own refusals use the SDK's codes: unknown handles, a refused discovery builder, invalid refunds")
         func refusals() async throws {
             let device = BridgeDevice()
             let launch = await device.launch()
