@@ -30,9 +30,8 @@ struct Options {
           --ledger               the SQLite ledger file (default: a fresh temporary file, removed afterwards)
           --through-sdk-surface  run each adapter over its bridge to the vendor SDK (StripeTerminalBridge,
                                  SquareMobilePaymentsBridge) compiled against the SDK's surface mirror, whose
-                                 backend is the same simulator; the reconciliation must match the direct run's.
-                                 The bridges do not wire smart readers and Tap to Pay yet: this run skips the
-                                 other counters (and says so), and CI compares it with --bluetooth-only
+                                 backend is the same simulator; it tells the same day as the direct run, the
+                                 smart-reader and Tap to Pay sales included
           --bluetooth-only       skip the other counters (smart reader, Tap to Pay): the counter's Bluetooth
                                  reader only
         """

@@ -46,12 +46,7 @@ do {
         let day = try await Shop.nextDay(in: ledger, scope: rig.scope)
         var shop = Shop(rig: rig, ledger: ledger, payments: options.payments, seed: options.seed &+ UInt64(index) &* 7_919,
                         clock: clock, out: out, day: day)
-        if options.throughSDKSurface {
-            // Issue 20, not done: the bridges refuse these reader kinds (featureUnavailable) until they are wired.
-            shop.skipOtherCounters = (true, "through the SDK surface: the smart-reader and Tap to Pay counters are skipped: the bridges do not wire those reader kinds yet")
-        } else if options.bluetoothOnly {
-            shop.skipOtherCounters = (true, nil)
-        }
+        if options.bluetoothOnly { shop.skipOtherCounters = (true, nil) }
         do {
             results.append(try await shop.run())
             await rig.finish()

@@ -186,11 +186,10 @@ extension Square {
         func retryConnection(_ readerInfo: ReaderInfo) async -> RetryConnectionResult
         /// `forget(_:)`.
         func forget(_ readerInfo: ReaderInfo) async
-        /// `tapToPaySettings`: Tap to Pay on iPhone's device check and Apple account linking. (Defaulted in the
-        /// adapter until the bridge wires it.)
+        /// `tapToPaySettings`: Tap to Pay on iPhone's device check and Apple account linking.
         var tapToPaySettings: any TapToPaySettings { get }
-        /// `rebootReader(_:)` (a no-op in the SDK for a reader that is not `isRebootable`). (Defaulted in the
-        /// adapter until the bridge wires it.)
+        /// `rebootReader(_:)` (a no-op in the SDK for a reader that is not `isRebootable`; the SDK's call has no
+        /// completion, so a client throws only when it cannot make the call).
         func rebootReader(_ readerInfo: ReaderInfo) async throws
     }
 

@@ -65,30 +65,37 @@ extension SquareErrorTable {
         ])
 }
 
-// MARK: - Calls a bridge may not wire yet
+// MARK: - Defaults for clients that do not implement Tap to Pay settings or reboot
 
-/// The Tap to Pay settings of a bridge that does not wire them yet: every call refuses.
-struct UnwiredTapToPaySettings: Square.TapToPaySettings {
+// The bridge (`SquareMobilePaymentsBridge`) and ``SquareSimulator`` implement both; these defaults serve other
+// clients (wrappers, test doubles), which then refuse instead of pretending.
+
+/// The Tap to Pay settings of a client that does not implement them: every call refuses.
+struct UnimplementedTapToPaySettings: Square.TapToPaySettings {
     var isDeviceCapable: Bool { false }
-    func isAppleAccountLinked() async throws -> Bool { throw Square.unwired("tapToPaySettings.isAppleAccountLinked") }
-    func linkAppleAccount() async throws { throw Square.unwired("tapToPaySettings.linkAppleAccount") }
-    func relinkAppleAccount() async throws { throw Square.unwired("tapToPaySettings.relinkAppleAccount") }
+    func isAppleAccountLinked() async throws -> Bool {
+        throw Square.notImplemented("tapToPaySettings.isAppleAccountLinked")
+    }
+    func linkAppleAccount() async throws { throw Square.notImplemented("tapToPaySettings.linkAppleAccount") }
+    func relinkAppleAccount() async throws { throw Square.notImplemented("tapToPaySettings.relinkAppleAccount") }
 }
 
 extension Square.ReaderManager {
-    /// `tapToPaySettings`. Until the bridge wires it, every call refuses with
+    /// `tapToPaySettings`, for a client that does not implement it: every call refuses with
     /// ``Tender/PaymentError/Code/featureUnavailable`` (and the device reads as not capable).
-    package var tapToPaySettings: any Square.TapToPaySettings { UnwiredTapToPaySettings() }
+    package var tapToPaySettings: any Square.TapToPaySettings { UnimplementedTapToPaySettings() }
 
-    /// `rebootReader(_:)`. Until the bridge wires it: ``Tender/PaymentError/Code/featureUnavailable``.
-    package func rebootReader(_ readerInfo: Square.ReaderInfo) async throws { throw Square.unwired("rebootReader(_:)") }
+    /// `rebootReader(_:)`, for a client that does not implement it: ``Tender/PaymentError/Code/featureUnavailable``.
+    package func rebootReader(_ readerInfo: Square.ReaderInfo) async throws {
+        throw Square.notImplemented("rebootReader(_:)")
+    }
 }
 
 extension Square {
-    /// The refusal of a call the bridge does not wire yet.
-    package static func unwired(_ call: String) -> Tender.PaymentError {
+    /// The refusal of a call the client does not implement.
+    package static func notImplemented(_ call: String) -> Tender.PaymentError {
         Tender.PaymentError(.featureUnavailable, recovery: .fixIntegration, phase: .readerConnection,
-                     message: "The Square Mobile Payments bridge does not wire \(call) yet.")
+                            message: "This Square client does not implement \(call).")
     }
 }
 

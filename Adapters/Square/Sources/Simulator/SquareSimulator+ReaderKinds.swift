@@ -65,14 +65,16 @@ extension SquareSimulator {
         setReaderStatus(reader.info.id, .ready)
     }
 
-    func linkAppleAccount() throws(Square.TapToPayReaderError) {
+    /// `linkAppleAccount` (`relink`: `relinkAppleAccount`, the same sheet for another Apple account, which is not
+    /// refused as `alreadyLinked`).
+    func linkAppleAccount(relink: Bool = false) throws(Square.TapToPayReaderError) {
         guard readerKinds.deviceCapable else { throw .unsupportedDeviceModel }
         guard authorized != nil else { throw .notAuthorized }
         if readerKinds.linkingFails {
             readerKinds.linkingFails = false
             throw .linkingFailed
         }
-        guard !readerKinds.appleAccountLinked else { throw .alreadyLinked }
+        guard relink || !readerKinds.appleAccountLinked else { throw .alreadyLinked }
         readerKinds.appleAccountLinked = true
         // The iPhone's own reader appears once the account is linked.
         guard !store.readers.contains(where: { $0.info.model == .tapToPay }) else { return }
@@ -97,5 +99,5 @@ struct SimulatedTapToPaySettings: Square.TapToPaySettings {
     var isDeviceCapable: Bool { get async { await simulator.isTapToPayCapable } }
     func isAppleAccountLinked() async throws -> Bool { await simulator.isAppleAccountLinked }
     func linkAppleAccount() async throws { try await simulator.linkAppleAccount() }
-    func relinkAppleAccount() async throws { try await simulator.linkAppleAccount() }
+    func relinkAppleAccount() async throws { try await simulator.linkAppleAccount(relink: true) }
 }

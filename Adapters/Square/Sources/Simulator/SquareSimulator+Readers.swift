@@ -92,10 +92,11 @@ extension SquareSimulator {
 
     // MARK: Test controls
 
-    /// Puts a reader in range, to be paired by ``startPairing(with:)``.
+    /// Puts a reader in range, to be paired by ``startPairing(with:)``; `isRebootable`: whether `rebootReader(_:)`
+    /// works on it (Square does not say which models are, so a test chooses).
     @discardableResult
-    package func addNearbyReader(model: Square.ReaderModel = .contactlessAndChip, batteryPercentage: UInt = 80)
-        -> Square.ReaderInfo {
+    package func addNearbyReader(model: Square.ReaderModel = .contactlessAndChip, batteryPercentage: UInt = 80,
+                                 isRebootable: Bool = false) -> Square.ReaderInfo {
         let id = store.nextReaderID
         store.nextReaderID += 1
         let methods: Square.CardInputMethods = model == .magstripe ? [.swipe] : [.chip, .contactless, .swipe]
@@ -104,7 +105,7 @@ extension SquareSimulator {
             supportedInputMethods: methods, firmwareInfo: Square.ReaderFirmwareInfo(version: "2.5.0"),
             statusInfo: Square.ReaderStatusInfo(status: .connectingToDevice),
             batteryStatus: Square.ReaderBatteryStatus(isCharging: false, percentage: batteryPercentage),
-            cardInsertionStatus: model == .magstripe ? .unknown : .notInserted)
+            cardInsertionStatus: model == .magstripe ? .unknown : .notInserted, isRebootable: isRebootable)
         store.nearbyReaders.append(info)
         return info
     }

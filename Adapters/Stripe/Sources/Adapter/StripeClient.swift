@@ -85,17 +85,16 @@ package protocol StripeClient: Sendable {
     func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.BluetoothConnectionConfiguration) async
         throws(Stripe.ErrorCode) -> Stripe.Reader
     /// `connectReader(_:connectionConfig:) async throws -> Reader` for the Tap to Pay reader: Apple's terms of service
-    /// are shown during the connection when the configuration permits it. (Defaulted in the adapter until the
-    /// bridge wires it; errors are ``Stripe/ErrorCode``s, or a ``Tender/PaymentError``.)
+    /// are shown during the connection when the configuration permits it. Errors are ``Stripe/ErrorCode``s (or a
+    /// ``Tender/PaymentError`` from a client that does not implement it: the default refuses).
     func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.TapToPayConnectionConfiguration) async
         throws -> Stripe.Reader
     /// `connectReader(_:connectionConfig:) async throws -> Reader` for a smart reader on the local network.
-    /// (Defaulted in the adapter until the bridge wires it.)
     func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.InternetConnectionConfiguration) async
         throws -> Stripe.Reader
-    /// `setReaderDisplay(_:completion:)`: shows a cart on a smart reader. (Defaulted until the bridge wires it.)
+    /// `setReaderDisplay(_:completion:)`: shows a cart on a smart reader.
     func setReaderDisplay(_ cart: Stripe.Cart) async throws
-    /// `clearReaderDisplay(_:)`: returns a smart reader's screen to idle. (Defaulted until the bridge wires it.)
+    /// `clearReaderDisplay(_:)`: returns a smart reader's screen to idle.
     func clearReaderDisplay() async throws
     /// `disconnectReader() async throws`.
     func disconnectReader() async throws(Stripe.ErrorCode)

@@ -8,7 +8,8 @@ extension StripeProcessor {
     /// ``Configuration/bluetoothProximity`` is on; ``ReaderKind/internet``: the account's smart readers;
     /// ``ReaderKind/tapToPay``: the iPhone itself), each reader yielded as the SDK reports it and again when its
     /// details change (proximity's second report). Ends after `timeout` seconds (the SDK's own timeout, and the
-    /// adapter's for the methods the SDK does not time out; `0` or less: until cancelled). Cancelling the consuming
+    /// adapter's for the methods the SDK does not time out; `0` or less: until cancelled); Tap to Pay's ends after its
+    /// one report. Cancelling the consuming
     /// task cancels the SDK's discovery (`Cancelable.cancel`). USB throws ``PaymentError/Code/featureUnavailable``.
     public nonisolated func readerDiscovery(_ kind: ReaderKind, timeout: Double) -> AsyncThrowingStream<Reader, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Reader.self, throwing: (any Error).self)
@@ -30,17 +31,25 @@ extension StripeProcessor {
         let cancelable = await client.discoverReaders(
             Stripe.DiscoveryConfiguration(method: method, timeout: seconds, simulated: configuration.simulatedReaders),
             delegate: delegate, completion: { done.resume($0) })
-        // The SDK times out only its Bluetooth scan; the adapter ends the others itself.
+        // The SDK times out only its Bluetooth scan and internet discovery; the adapter ends the others itself.
         let timer = seconds == 0 ? nil : Task { [clock] in
             try await clock.sleep(seconds: Double(seconds))
             cancelable.cancel { _ in }
         }
+        // Tap to Pay discovery reports the iPhone's one reader once and then runs until cancelled: the sequence ends
+        // after that report (the SDK's discovery cancelled), without waiting for the timeout.
+        let once = kind == .tapToPay ? Task {
+            await delegate.firstReport.value
+            cancelable.cancel { _ in }
+        } : nil
         let outcome = await withTaskCancellationHandler {
             await done.value
         } onCancel: {
             cancelable.cancel { _ in }
         }
         timer?.cancel()
+        delegate.firstReport.resume(())
+        once?.cancel()
         // Stripe's own errors end the sequence, `bluetoothScanTimedOut` included (its scan found nothing in time).
         if let error = outcome {
             continuation.finish(throwing: StripeMapping.paymentError(error, phase: .readerConnection))
@@ -139,6 +148,8 @@ extension StripeProcessor {
 /// Yields each reader a discovery reports when it is new or changed (Bluetooth proximity reports a reader twice,
 /// serial number first), and records it for the connection.
 final class DiscoveryStream: Stripe.DiscoveryDelegate {
+    /// Resumed by the first report (or by the discovery's end).
+    let firstReport = CallbackResult<Void>()
     private let registry: Locked<[String: Stripe.Reader]>
     private let continuation: AsyncThrowingStream<Reader, any Error>.Continuation
     private let yielded = Locked<[String: Stripe.Reader]>([:])
@@ -149,6 +160,7 @@ final class DiscoveryStream: Stripe.DiscoveryDelegate {
     }
 
     func didUpdateDiscoveredReaders(_ readers: [Stripe.Reader]) {
+        defer { firstReport.resume(()) }
         for reader in readers {
             let changed = yielded.withLock { seen in
                 guard seen[reader.serialNumber] != reader else { return false }

@@ -140,34 +140,39 @@ extension Stripe.DiscoveryMethod {
     }
 }
 
-// MARK: - Calls a bridge may not wire yet
+// MARK: - Defaults for clients that do not implement the other reader kinds
 
+// The bridge (`StripeTerminalBridge`) and ``StripeSimulator`` implement every call below; these defaults serve other
+// clients (wrappers, test doubles), which then refuse the call instead of pretending it worked.
 extension StripeClient {
-    /// `connectReader(_:connectionConfig:)` with a Tap to Pay configuration. Until the bridge wires it:
+    /// `connectReader(_:connectionConfig:)` with a Tap to Pay configuration, for a client that does not implement it:
     /// ``Tender/PaymentError/Code/featureUnavailable``.
     package func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.TapToPayConnectionConfiguration)
         async throws -> Stripe.Reader {
-        throw Stripe.unwired("connectReader(_:connectionConfig:) for Tap to Pay")
+        throw Stripe.notImplemented("connectReader(_:connectionConfig:) for Tap to Pay")
     }
 
-    /// `connectReader(_:connectionConfig:)` with an internet configuration. Until the bridge wires it:
+    /// `connectReader(_:connectionConfig:)` with an internet configuration, for a client that does not implement it:
     /// ``Tender/PaymentError/Code/featureUnavailable``.
     package func connectReader(_ reader: Stripe.Reader, connectionConfig: Stripe.InternetConnectionConfiguration)
         async throws -> Stripe.Reader {
-        throw Stripe.unwired("connectReader(_:connectionConfig:) for internet readers")
+        throw Stripe.notImplemented("connectReader(_:connectionConfig:) for internet readers")
     }
 
-    /// `setReaderDisplay(_:completion:)`. Until the bridge wires it: ``Tender/PaymentError/Code/featureUnavailable``.
-    package func setReaderDisplay(_ cart: Stripe.Cart) async throws { throw Stripe.unwired("setReaderDisplay(_:)") }
+    /// `setReaderDisplay(_:completion:)`, for a client that does not implement it:
+    /// ``Tender/PaymentError/Code/featureUnavailable``.
+    package func setReaderDisplay(_ cart: Stripe.Cart) async throws {
+        throw Stripe.notImplemented("setReaderDisplay(_:)")
+    }
 
-    /// `clearReaderDisplay(_:)`. Until the bridge wires it: ``Tender/PaymentError/Code/featureUnavailable``.
-    package func clearReaderDisplay() async throws { throw Stripe.unwired("clearReaderDisplay(_:)") }
+    /// `clearReaderDisplay(_:)`, for a client that does not implement it: ``Tender/PaymentError/Code/featureUnavailable``.
+    package func clearReaderDisplay() async throws { throw Stripe.notImplemented("clearReaderDisplay(_:)") }
 }
 
 extension Stripe {
-    /// The refusal of a call the bridge does not wire yet.
-    package static func unwired(_ call: String) -> PaymentError {
+    /// The refusal of a call the client does not implement.
+    package static func notImplemented(_ call: String) -> PaymentError {
         PaymentError(.featureUnavailable, recovery: .fixIntegration, phase: .readerConnection,
-                     message: "The Stripe Terminal bridge does not wire \(call) yet.")
+                     message: "This Stripe client does not implement \(call).")
     }
 }

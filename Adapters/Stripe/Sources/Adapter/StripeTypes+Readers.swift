@@ -297,10 +297,15 @@ extension Stripe {
         func didFailReconnect()
         /// `readerDidReportLowBatteryWarning(_:)` (optional in the SDK; a default does nothing).
         func didReportLowBatteryWarning()
+        /// `TapToPayReaderDelegate.tapToPayReaderDidAcceptTermsOfService(_:)` (Tap to Pay connections only; optional
+        /// in the SDK; a default does nothing): Apple's terms were accepted during the connection.
+        func didAcceptTermsOfService()
     }
 }
 
 extension Stripe.MobileReaderDelegate {
     /// The SDK's callback is optional: by default a low-battery warning is ignored.
     package func didReportLowBatteryWarning() {}
+    /// The SDK's callback is optional: by default the terms' acceptance is not reported further.
+    package func didAcceptTermsOfService() {}
 }

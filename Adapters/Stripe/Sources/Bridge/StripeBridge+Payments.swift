@@ -63,9 +63,11 @@ extension StripeTerminalBridge {
 
     // MARK: Collecting, confirming, canceling
 
-    /// `collectPaymentMethod(_:collectConfig:completion:)` on the registered object, with `skipTipping` and
-    /// `updatePaymentIntent` from `CollectPaymentIntentConfigurationBuilder`. An unknown handle is refused
-    /// (`confirmInvalidPaymentIntent`, no intent) without calling the SDK, as is a builder's error.
+    /// `collectPaymentMethod(_:collectConfig:completion:)` on the registered object, with `skipTipping`,
+    /// `tippingConfiguration` (`TippingConfigurationBuilder().setEligibleAmount(_:)`: the amount the reader's tip
+    /// suggestions are computed on) and `updatePaymentIntent` from `CollectPaymentIntentConfigurationBuilder`. An
+    /// unknown handle is refused (`confirmInvalidPaymentIntent`, no intent) without calling the SDK, as is a builder's
+    /// error.
     package func collectPaymentMethod(_ paymentIntent: Stripe.PaymentIntent,
                                      collectConfig: Stripe.CollectPaymentIntentConfiguration?,
                                      completion: @escaping @Sendable (Stripe.PaymentIntent?, Stripe.ErrorCode?) -> Void)
@@ -86,6 +88,7 @@ extension StripeTerminalBridge {
         do {
             configuration = try collectConfig.map {
                 try CollectPaymentIntentConfigurationBuilder().setSkipTipping($0.skipTipping)
+                    .setTippingConfiguration(try $0.tippingConfiguration.map(Self.sdkTippingConfiguration))
                     .setUpdatePaymentIntent($0.updatePaymentIntent).build()
             }
         } catch {

@@ -13,10 +13,11 @@ extension StripeTerminalBridge {
     // MARK: Discovery and connection
 
     /// `discoverReaders(_:delegate:completion:)` with the configuration built by the SDK's builder for its method
-    /// (`BluetoothScanDiscoveryConfigurationBuilder` with `setSimulated(_:)` and `setTimeout(_:)`, or
-    /// `BluetoothProximityDiscoveryConfigurationBuilder`). A builder's error, or a method this bridge does not build
-    /// (internet, Tap to Pay: the adapter connects Bluetooth readers only), completes at once with the error
-    /// (`invalidDiscoveryConfiguration` for the latter) without discovering.
+    /// (`BluetoothScanDiscoveryConfigurationBuilder` with `setSimulated(_:)` and `setTimeout(_:)`,
+    /// `BluetoothProximityDiscoveryConfigurationBuilder`, `InternetDiscoveryConfigurationBuilder` with
+    /// `setSimulated(_:)` and `setTimeout(_:)` (the list-readers request's), or
+    /// `TapToPayDiscoveryConfigurationBuilder`, which has no timeout). A builder's error completes at once with the
+    /// error, without discovering.
     package func discoverReaders(_ configuration: Stripe.DiscoveryConfiguration, delegate: any Stripe.DiscoveryDelegate,
                                 completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void) async
         -> any Stripe.Cancelable {
@@ -54,10 +55,11 @@ extension StripeTerminalBridge {
                 .setSimulated(configuration.simulated).setTimeout(configuration.timeout).build()
         case .bluetoothProximity:
             return try BluetoothProximityDiscoveryConfigurationBuilder().setSimulated(configuration.simulated).build()
-        case .internet, .tapToPay:
-            throw StripeBridgeErrors.sdkError(
-                .invalidDiscoveryConfiguration,
-                "The Stripe bridge discovers Bluetooth readers only (\(configuration.method.rawValue) was asked).")
+        case .internet:
+            return try InternetDiscoveryConfigurationBuilder()
+                .setSimulated(configuration.simulated).setTimeout(configuration.timeout).build()
+        case .tapToPay:
+            return try TapToPayDiscoveryConfigurationBuilder().setSimulated(configuration.simulated).build()
         }
     }
 
@@ -75,6 +77,21 @@ extension StripeTerminalBridge {
     @MainActor private func startConnection(_ reader: Stripe.Reader,
                                             connectionConfig: Stripe.BluetoothConnectionConfiguration,
                                             answer: CallbackResult<Result<Stripe.Reader, Stripe.ErrorCode>>) {
+        let observer = StripeReaderObserver(forwardingTo: connectionConfig.delegate, registry: registry)
+        startConnection(reader, observer: observer, answer: answer) {
+            try BluetoothConnectionConfigurationBuilder(delegate: observer, locationId: connectionConfig.locationId)
+                .setAutoReconnectOnUnexpectedDisconnect(connectionConfig.autoReconnectOnUnexpectedDisconnect)
+                .build()
+        }
+    }
+
+    /// `connectReader(_:connectionConfig:completion:)` for the SDK's reader object of the last discovery (by serial
+    /// number) with the configuration `build` makes, whose delegate is `observer` (held by the bridge until the next
+    /// connection, as the SDK holds it weakly). A serial number no discovery reported is refused
+    /// (`invalidRequiredParameter`) without calling the SDK; a builder's error is the answer.
+    @MainActor func startConnection(_ reader: Stripe.Reader, observer: any ReaderDelegate & Sendable,
+                                    answer: CallbackResult<Result<Stripe.Reader, Stripe.ErrorCode>>,
+                                    build: () throws -> ConnectionConfiguration) {
         let registry = registry
         guard let object = registry.reader(serialNumber: reader.serialNumber) else {
             let refusal = StripeBridgeErrors.sdkError(
@@ -82,13 +99,9 @@ extension StripeTerminalBridge {
                 "Reader \(reader.serialNumber) was not reported by a discovery: discover readers before connecting.")
             return answer.resume(.failure(StripeBridgeErrors.translate(refusal, registry: registry)))
         }
-        let observer = StripeReaderObserver(forwardingTo: connectionConfig.delegate, registry: registry)
-        let configuration: BluetoothConnectionConfiguration
+        let configuration: ConnectionConfiguration
         do {
-            configuration = try BluetoothConnectionConfigurationBuilder(delegate: observer,
-                                                                        locationId: connectionConfig.locationId)
-                .setAutoReconnectOnUnexpectedDisconnect(connectionConfig.autoReconnectOnUnexpectedDisconnect)
-                .build()
+            configuration = try build()
         } catch {
             return answer.resume(.failure(StripeBridgeErrors.translate(error, registry: registry)))
         }

@@ -55,9 +55,10 @@ package final class StripeTerminalBridge: StripeClient, Sendable {
     let terminalObserver: StripeTerminalObserver
     /// `Terminal.shared.offlineDelegate` for the bridge's lifetime.
     let offlineObserver: StripeOfflineObserver
-    /// The current connection configuration's delegate (the SDK holds it weakly) and the running discovery's.
-    let activeObservers = StripeBridgeLocked<(reader: StripeReaderObserver?, discovery: StripeDiscoveryObserver?)>(
-        (nil, nil))
+    /// The current connection configuration's delegate (the SDK holds it weakly: a ``StripeReaderObserver``,
+    /// ``StripeTapToPayReaderObserver`` or ``StripeInternetReaderObserver``) and the running discovery's.
+    let activeObservers = StripeBridgeLocked<(reader: (any ReaderDelegate & Sendable)?,
+                                              discovery: StripeDiscoveryObserver?)>((nil, nil))
     /// The refund parameters the first refund step built, for the second (`processRefund`).
     let pendingRefund = StripeBridgeLocked<UncheckedSendableRefund?>(nil)
     private let offlineModeSetting: Bool

@@ -1,7 +1,7 @@
 // Written from ../shared/reference/sdk-surface/full/stripe-terminal-ios.json (Stripe Terminal iOS 5.5.0: SCPCart.h,
-// SCPCartLineItem.h, SCPTippingConfiguration.h). No bridge names these yet; they are mirrored completely so that
-// bridge code for the cart shown on smart readers (`Terminal.setReaderDisplay(_:completion:)`) and on-reader tipping
-// (`CollectPaymentIntentConfigurationBuilder.setTippingConfiguration(_:)`) compiles over the mirror as written.
+// SCPCartLineItem.h, SCPTippingConfiguration.h), mirrored completely: the bridge uses them for the cart shown on smart
+// readers (`Terminal.setReaderDisplay(_:completion:)`) and for on-reader tipping
+// (`CollectPaymentIntentConfigurationBuilder.setTippingConfiguration(_:)`).
 public import Foundation
 
 /// `SCPCart`: what a smart reader shows while the cashier rings up (`setReaderDisplay`). Made by ``CartBuilder``.

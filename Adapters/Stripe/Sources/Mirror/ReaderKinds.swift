@@ -1,9 +1,9 @@
 // Written from ../shared/reference/sdk-surface/full/stripe-terminal-ios.json (Stripe Terminal iOS 5.5.0: the "Reader"
 // group: SCPInternetDiscoveryConfiguration.h, SCPTapToPayDiscoveryConfiguration.h, SCPInternetConnectionConfiguration.h,
-// SCPDiscoveryFilter.h). No bridge names these yet; they are mirrored so that bridge code for internet (smart) readers
-// and Tap to Pay discovery compiles over the mirror as written. `InternetConnectionConfiguration.delegate` (narrowed to
+// SCPDiscoveryFilter.h). The bridge discovers smart readers and the Tap to Pay reader and connects smart readers with
+// these, so they are mirrored completely. `InternetConnectionConfiguration.delegate` (narrowed to
 // `InternetReaderDelegate`) is not declared, for the reason given at `BluetoothConnectionConfiguration`; the base
-// class's `delegate` stands in. Tap to Pay's connection configuration and delegate are not mirrored yet.
+// class's `delegate` stands in. Tap to Pay's connection configuration and delegate are in TapToPayConnection.swift.
 public import Foundation
 
 /// `SCPDiscoveryFilter` (5.1.0): narrows internet discovery to one reader. `init()` is unavailable in the SDK: use the

@@ -99,6 +99,10 @@ package protocol SurfaceBackend: AnyObject, Sendable {
     func rebootReader(_ terminal: Terminal, completion: @escaping ErrorCompletionBlock)
     /// `disconnectReader(_:)`.
     func disconnectReader(_ terminal: Terminal, completion: @escaping ErrorCompletionBlock)
+    /// `setReaderDisplay(_:completion:)`: a smart reader shows the cart.
+    func setReaderDisplay(_ terminal: Terminal, cart: Cart, completion: @escaping ErrorCompletionBlock)
+    /// `clearReaderDisplay(_:)`: a smart reader's screen returns to idle.
+    func clearReaderDisplay(_ terminal: Terminal, completion: @escaping ErrorCompletionBlock)
 
     // MARK: Payments
 
@@ -149,7 +153,7 @@ package protocol SurfaceBackend: AnyObject, Sendable {
 
     // MARK: Calls the backend does not play
 
-    /// A `Terminal` call this backend does not simulate (set-up intents, easy connect, reader display and settings,
+    /// A `Terminal` call this backend does not simulate (set-up intents, easy connect, reader settings,
     /// collect inputs and data, printing, Tap to Pay account linking): the error its completion gets, at once. `call`
     /// is the Swift name (`processSetupIntent(_:allowRedisplay:collectConfig:completion:)`).
     func unsupportedCall(_ terminal: Terminal, _ call: String) -> any Error
@@ -211,6 +215,7 @@ package enum SurfaceBuiltProduct {
     case internetDiscoveryConfiguration(InternetDiscoveryConfiguration)
     case tapToPayDiscoveryConfiguration(TapToPayDiscoveryConfiguration)
     case internetConnectionConfiguration(InternetConnectionConfiguration)
+    case tapToPayConnectionConfiguration(TapToPayConnectionConfiguration)
 }
 
 /// The cardholder verification a simulated card asks for, for `SimulatedCard.isOnlinePin()` / `isOfflinePin()`.

@@ -1,10 +1,11 @@
 public import Foundation
 
 // The rest of `SCPTerminal`'s 5.5 surface: easy connect, Tap to Pay account status, set-up intents, reader display and
-// settings, collect inputs and data, printing. No bridge calls these yet; they are declared because the bridge names
-// `Terminal`, which the mirror-vs-surface check then requires complete. The backend does not play them: each completes
-// at once with the backend's ``SurfaceBackend/unsupportedCall(_:_:)`` error (the SDK's `featureNotAvailable` for the
-// simulator's backend), and those returning a `Cancelable?` return nil.
+// settings, collect inputs and data, printing. The bridge calls only the reader display ones (played by the backend's
+// `setReaderDisplay` / `clearReaderDisplay`); the others are declared because the bridge names `Terminal`, which the
+// mirror-vs-surface check then requires complete, and the backend does not play them: each completes at once with the
+// backend's ``SurfaceBackend/unsupportedCall(_:_:)`` error (the SDK's `featureNotAvailable` for the simulator's
+// backend), and those returning a `Cancelable?` return nil.
 extension Terminal {
     /// `-easyConnect:completion:`: discovers and connects in one call.
     @discardableResult
@@ -139,7 +140,7 @@ extension Terminal {
 
     /// `-clearReaderDisplay:` (smart readers).
     public func clearReaderDisplay(_ completion: @escaping ErrorCompletionBlock) {
-        completion(backend.unsupportedCall(self, "clearReaderDisplay(_:)"))
+        backend.clearReaderDisplay(self, completion: completion)
     }
 
     /// `-clearReaderDisplay:` as Swift imports it `async`.
@@ -149,7 +150,7 @@ extension Terminal {
 
     /// `-setReaderDisplay:completion:`: shows the cart on a smart reader.
     public func setReaderDisplay(_ cart: Cart, completion: @escaping ErrorCompletionBlock) {
-        completion(backend.unsupportedCall(self, "setReaderDisplay(_:completion:)"))
+        backend.setReaderDisplay(self, cart: cart, completion: completion)
     }
 
     /// `-setReaderDisplay:completion:` as Swift imports it `async`.

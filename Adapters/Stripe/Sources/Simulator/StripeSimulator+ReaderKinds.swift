@@ -67,11 +67,12 @@ extension StripeSimulator {
             }
             readerKinds.tapToPayTermsAccepted = true
             log("Tap to Pay terms accepted")
+            connectionConfig.delegate?.didAcceptTermsOfService()
         }
         return try await connectReader(reader, connectionConfig: Stripe.BluetoothConnectionConfiguration(
             locationId: connectionConfig.locationId,
             autoReconnectOnUnexpectedDisconnect: connectionConfig.autoReconnectOnUnexpectedDisconnect,
-            delegate: connectionConfig.delegate))
+            delegate: connectionConfig.delegate.map { KindReaderDelegate($0, kind: .tapToPay) }))
     }
 
     /// `connectReader(_:connectionConfig:)` for a smart reader, at the location it is registered to, over the local
@@ -91,7 +92,8 @@ extension StripeSimulator {
         let location = configuration.readersInRange.first { $0.serialNumber == reader.serialNumber }?.locationId
             ?? configuration.smartReaderLocationId ?? Stripe.SimulatorConfiguration.defaultSmartReaderLocationId
         return try await connectReader(reader, connectionConfig: Stripe.BluetoothConnectionConfiguration(
-            locationId: location, autoReconnectOnUnexpectedDisconnect: false, delegate: connectionConfig.delegate))
+            locationId: location, autoReconnectOnUnexpectedDisconnect: false,
+            delegate: connectionConfig.delegate.map { KindReaderDelegate($0, kind: .internet) }))
     }
 
     /// `setReaderDisplay(_:completion:)`: a smart reader shows the cart; other readers refuse (1880).
@@ -123,4 +125,59 @@ extension StripeSimulator {
         normalize()
         return pendingDiscovery != nil
     }
+}
+
+/// A reader delegate as the SDK calls it for a reader kind: the SDK's `TapToPayReaderDelegate` has no battery, reader
+/// event, available-update or low-battery callbacks (Apple's reader configuration installs during the connection),
+/// and its `InternetReaderDelegate` has only the disconnect and reconnection callbacks (a smart reader prompts the
+/// customer on its own screen). The simulator reports to a connection's delegate through this, so that it tells an
+/// adapter no more than the SDK would.
+struct KindReaderDelegate: Stripe.MobileReaderDelegate {
+    let base: any Stripe.MobileReaderDelegate
+    let kind: ReaderKind
+
+    init(_ base: any Stripe.MobileReaderDelegate, kind: ReaderKind) {
+        self.base = base
+        self.kind = kind
+    }
+
+    private var prompts: Bool { kind != .internet }
+    private var mobile: Bool { kind == .bluetooth || kind == .usb }
+
+    func didReportAvailableUpdate(_ update: Stripe.ReaderSoftwareUpdate) {
+        if mobile { base.didReportAvailableUpdate(update) }
+    }
+    func didStartInstallingUpdate(_ update: Stripe.ReaderSoftwareUpdate, cancelable: (any Stripe.Cancelable)?) {
+        if prompts { base.didStartInstallingUpdate(update, cancelable: cancelable) }
+    }
+    func didReportReaderSoftwareUpdateProgress(_ progress: Float) {
+        if prompts { base.didReportReaderSoftwareUpdateProgress(progress) }
+    }
+    func didFinishInstallingUpdate(_ update: Stripe.ReaderSoftwareUpdate?, error: Stripe.ErrorCode?) {
+        if prompts { base.didFinishInstallingUpdate(update, error: error) }
+    }
+    func didRequestReaderInput(_ inputOptions: Stripe.ReaderInputOptions) {
+        if prompts { base.didRequestReaderInput(inputOptions) }
+    }
+    func didRequestReaderDisplayMessage(_ displayMessage: Stripe.ReaderDisplayMessage) {
+        if prompts { base.didRequestReaderDisplayMessage(displayMessage) }
+    }
+    func didReportReaderEvent(_ event: Stripe.ReaderEvent) {
+        if mobile { base.didReportReaderEvent(event) }
+    }
+    func didReportBatteryLevel(_ batteryLevel: Float, status: Stripe.BatteryStatus, isCharging: Bool) {
+        if mobile { base.didReportBatteryLevel(batteryLevel, status: status, isCharging: isCharging) }
+    }
+    func didReportLowBatteryWarning() {
+        if mobile { base.didReportLowBatteryWarning() }
+    }
+    func didAcceptTermsOfService() {
+        if kind == .tapToPay { base.didAcceptTermsOfService() }
+    }
+    func didDisconnect(_ reason: Stripe.DisconnectReason) { base.didDisconnect(reason) }
+    func didStartReconnect(_ cancelable: any Stripe.Cancelable, disconnectReason: Stripe.DisconnectReason) {
+        base.didStartReconnect(cancelable, disconnectReason: disconnectReason)
+    }
+    func didSucceedReconnect() { base.didSucceedReconnect() }
+    func didFailReconnect() { base.didFailReconnect() }
 }

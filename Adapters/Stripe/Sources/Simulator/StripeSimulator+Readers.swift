@@ -65,7 +65,9 @@ extension StripeSimulator {
         }
         delegate.didUpdateDiscoveredReaders(found)
         log("discovered \(found.count) reader(s)")
-        if configuration.timeout > 0 {
+        // Tap to Pay discovery has no timeout in the SDK (`TapToPayDiscoveryConfiguration` has none): it runs until a
+        // connection or a cancellation, whatever the configuration value says.
+        if configuration.timeout > 0, configuration.method != .tapToPay {
             setConnectionStatus(.notConnected)
             cancelable.markCompleted()
             once.fire(found.isEmpty
@@ -135,6 +137,10 @@ extension StripeSimulator {
             if let update = target.availableUpdate { delegate?.didReportAvailableUpdate(update) }
             delegate?.didReportBatteryLevel(target.batteryLevel ?? 0, status: target.batteryStatus,
                                             isCharging: target.isCharging ?? false)
+            // A reader that connects on a low or critical battery warns (`readerDidReportLowBatteryWarning`).
+            if target.batteryStatus == .low || target.batteryStatus == .critical, target.isCharging != true {
+                delegate?.didReportLowBatteryWarning()
+            }
             log("connected \(target.serialNumber) at \(connectionConfig.locationId) (\(online ? "online" : "offline"))")
             return target
         } catch {

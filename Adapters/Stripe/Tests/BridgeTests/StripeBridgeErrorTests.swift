@@ -129,7 +129,7 @@ extension StripeBridgeTests {
             #expect(StripeMapping.paymentError(declined).code == .cardDeclined)
         }
 
-        @Test("the bridge's own refusals use the SDK's codes: unknown handles, discovery methods, invalid refunds")
+        @Test("the bridge's own refusals use the SDK's codes: unknown handles, a refused discovery builder, invalid refunds")
         func refusals() async throws {
             let device = BridgeDevice()
             let launch = await device.launch()
@@ -143,6 +143,8 @@ extension StripeBridgeTests {
             #expect(!launch.backend.calls.contains("collectPaymentMethod"))
             #expect(!launch.backend.calls.contains("cancelPaymentIntent"))
 
+            // A discovery configuration the SDK's builder refuses completes at once with its error, discovering nothing.
+            launch.backend.failNextBuild(with: .invalidDiscoveryConfiguration)
             let done = Answer<Stripe.ErrorCode?>()
             let refused = await launch.bridge.discoverReaders(Stripe.DiscoveryConfiguration(method: .internet),
                                                               delegate: RecordingDiscoveryDelegate(),

@@ -90,7 +90,7 @@ extension StripeBridgeTests {
             // Connected through the bridge, the SDK's call reaches the processor: the event Tender publishes.
             let device = BridgeDevice()
             let launch = try await device.connectedLaunch()
-            let connected = try #require(launch.bridge.activeObservers.current.reader)
+            let connected = try #require(launch.bridge.activeObservers.current.reader as? StripeReaderObserver)
             #expect(!launch.processor.emittedEvents.contains(.readerBatteryLow))
             connected.readerDidReportLowBatteryWarning(reader)
             #expect(launch.processor.emittedEvents.contains(.readerBatteryLow))

@@ -192,6 +192,7 @@ final class RecordingReaderDelegate: Stripe.MobileReaderDelegate {
     func didSucceedReconnect() { recorder.record("reconnected") }
     func didFailReconnect() { recorder.record("reconnectFailed") }
     func didReportLowBatteryWarning() { recorder.record("lowBattery") }
+    func didAcceptTermsOfService() { recorder.record("termsAccepted") }
 }
 
 /// A discovery delegate that keeps the last list.

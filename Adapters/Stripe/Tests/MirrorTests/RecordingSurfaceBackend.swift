@@ -128,6 +128,16 @@ final class RecordingSurfaceBackend: SurfaceBackend, @unchecked Sendable {
         completion(ErrorCode(.notConnectedToReader))
     }
 
+    func setReaderDisplay(_ terminal: Terminal, cart: Cart, completion: @escaping ErrorCompletionBlock) {
+        record("setReaderDisplay")
+        completion(ErrorCode(.notConnectedToReader))
+    }
+
+    func clearReaderDisplay(_ terminal: Terminal, completion: @escaping ErrorCompletionBlock) {
+        record("clearReaderDisplay")
+        completion(ErrorCode(.notConnectedToReader))
+    }
+
     func createPaymentIntent(
         _ terminal: Terminal, parameters: PaymentIntentParameters, createConfig: CreateConfiguration?,
         completion: @escaping PaymentIntentCompletionBlock

@@ -10,6 +10,10 @@ enum StripeSurfaceAllowances {
         "BluetoothConnectionConfiguration|weak var delegate: (any MobileReaderDelegate)? { get }":
             "Swift source cannot override the base class's read-only `delegate: (any ReaderDelegate)?` with a narrower "
             + "type; the inherited base declaration stands in (code that compiles against it compiles on iOS).",
+        "TapToPayConnectionConfiguration|weak var delegate: (any TapToPayReaderDelegate)? { get }":
+            "As BluetoothConnectionConfiguration's: the inherited `delegate: (any ReaderDelegate)?` stands in.",
+        "InternetConnectionConfiguration|weak var delegate: (any InternetReaderDelegate)? { get }":
+            "As BluetoothConnectionConfiguration's: the inherited `delegate: (any ReaderDelegate)?` stands in.",
     ]
 
     /// Reference members declared with a different spelling that Swift source forces, by `"Type|declaration"`: the
@@ -17,6 +21,10 @@ enum StripeSurfaceAllowances {
     static let deviations: [String: (mirrored: String, reason: String)] = [
         "MobileReaderDelegate|func reader(_ reader: Reader, didRequestReaderInput inputOptions: ReaderInputOptions = [])": (
             "func reader(_ reader: Reader, didRequestReaderInput inputOptions: ReaderInputOptions)",
+            "Swift source cannot give a protocol requirement a default argument; only the SDK calls this requirement."
+        ),
+        "TapToPayReaderDelegate|func tapToPayReader(_ reader: Reader, didRequestReaderInput inputOptions: ReaderInputOptions = [])": (
+            "func tapToPayReader(_ reader: Reader, didRequestReaderInput inputOptions: ReaderInputOptions)",
             "Swift source cannot give a protocol requirement a default argument; only the SDK calls this requirement."
         ),
     ]

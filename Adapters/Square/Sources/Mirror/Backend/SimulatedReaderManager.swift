@@ -8,9 +8,12 @@ final class SimulatedReaderManager: NSObject, ReaderManager, @unchecked Sendable
     private let backend: SimulatorSurfaceBackend
     private let observers = RelayTable<ReaderObserverRelay>()
     let readerSettings: any ReaderSettings = SurfaceReaderSettings()
-    let tapToPaySettings: any TapToPaySettings = SurfaceTapToPaySettings()
+    let tapToPaySettings: any TapToPaySettings
 
-    init(backend: SimulatorSurfaceBackend) { self.backend = backend }
+    init(backend: SimulatorSurfaceBackend) {
+        self.backend = backend
+        tapToPaySettings = SimulatedTapToPaySettings(backend: backend)
+    }
 
     var isPairingInProgress: Bool {
         backend.perform("ReaderManager.isPairingInProgress") { await $0.isPairingInProgress }
@@ -35,8 +38,14 @@ final class SimulatedReaderManager: NSObject, ReaderManager, @unchecked Sendable
         preconditionFailure("SimulatorSurfaceBackend: blink(_:) is not modelled by the simulator")
     }
 
+    /// The simulator's `rebootReader(_:)` of the paired reader with this id (nothing when there is none, or when it
+    /// is not rebootable: the SDK's no-op); its status changes reach the reader observers.
     func rebootReader(_ readerInfo: any ReaderInfo) {
-        preconditionFailure("SimulatorSurfaceBackend: rebootReader(_:) is not modelled by the simulator")
+        let id = readerInfo.id
+        backend.perform("ReaderManager.rebootReader") { simulator in
+            guard let reader = await simulator.readers.first(where: { $0.id == id }) else { return }
+            try? await simulator.rebootReader(reader)
+        }
     }
 
     /// The simulator's `forget(_:)` of the paired reader with this id (nothing when there is none).

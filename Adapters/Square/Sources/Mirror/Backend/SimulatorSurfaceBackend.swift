@@ -24,7 +24,7 @@ package import protocol Tender.TenderClock
 /// - **Relaunch.** ``relaunch()`` forgets every SDK object handed out (handles, readers, delegates, observers), with
 ///   the simulator's ``SquareSimulator/relaunch()``.
 /// - **Not modelled** (the simulator has no such behaviour; calling it stops the process, loudly): Square's settings
-///   screen, tracking consent, `blink(_:)`, `rebootReader(_:)`, additional payment methods.
+///   screen, tracking consent, `blink(_:)`, additional payment methods.
 package final class SimulatorSurfaceBackend: SurfaceBackend, @unchecked Sendable {
     /// When callbacks made during an SDK call reach the main thread.
     package enum CallbackDelivery: String, Sendable, CaseIterable {

@@ -66,65 +66,101 @@ final class SimulatorDiscoveryRelay: Stripe.DiscoveryDelegate, @unchecked Sendab
     }
 }
 
-/// One connection's reader delegate: relays to the connection configuration's `MobileReaderDelegate`, which it holds
-/// weakly as the SDK does (an app that lets it go gets no more reader callbacks).
+/// One connection's reader delegate: relays to the connection configuration's delegate, which it holds weakly as the
+/// SDK does (an app that lets it go gets no more reader callbacks), with the callbacks that delegate's protocol has: a
+/// `MobileReaderDelegate` gets every one (`reader(_:…)`), a `TapToPayReaderDelegate` the `tapToPayReader(_:…)` ones
+/// (Apple's reader reports no battery, events or available updates), an `InternetReaderDelegate` only the
+/// disconnect and reconnection callbacks of `ReaderDelegate`.
 final class SimulatorReaderRelay: Stripe.MobileReaderDelegate, @unchecked Sendable {
     private weak var backend: SimulatorSurfaceBackend?
-    private weak var delegate: (any MobileReaderDelegate)?
+    private weak var delegate: (any ReaderDelegate)?
     private let serialNumber: String
 
-    init(_ backend: SimulatorSurfaceBackend, delegate: (any MobileReaderDelegate)?, serialNumber: String) {
+    init(_ backend: SimulatorSurfaceBackend, delegate: (any ReaderDelegate)?, serialNumber: String) {
         self.backend = backend
         self.delegate = delegate
         self.serialNumber = serialNumber
     }
 
     /// The app's delegate (if still alive), the connected reader's SDK object and the backend.
-    private var target: (any MobileReaderDelegate, Reader, SimulatorSurfaceBackend)? {
+    private var target: (any ReaderDelegate, Reader, SimulatorSurfaceBackend)? {
         guard let backend, let delegate, let reader = backend.knownReader(serialNumber) else { return nil }
         return (delegate, reader, backend)
     }
 
     func didReportAvailableUpdate(_ update: Stripe.ReaderSoftwareUpdate) {
-        guard let (delegate, reader, backend) = target else { return }
-        delegate.reader(reader, didReportAvailableUpdate: backend.sdkUpdate(update))
+        guard let (delegate, reader, backend) = target, let mobile = delegate as? any MobileReaderDelegate else { return }
+        mobile.reader(reader, didReportAvailableUpdate: backend.sdkUpdate(update))
     }
 
     func didStartInstallingUpdate(_ update: Stripe.ReaderSoftwareUpdate, cancelable: (any Stripe.Cancelable)?) {
         guard let (delegate, reader, backend) = target else { return }
-        delegate.reader(reader, didStartInstallingUpdate: backend.sdkUpdate(update),
-                        cancelable: cancelable.map(backend.sdkCancelable))
+        let (update, cancelable) = (backend.sdkUpdate(update), cancelable.map(backend.sdkCancelable))
+        if let mobile = delegate as? any MobileReaderDelegate {
+            mobile.reader(reader, didStartInstallingUpdate: update, cancelable: cancelable)
+        } else if let tapToPay = delegate as? any TapToPayReaderDelegate {
+            tapToPay.tapToPayReader(reader, didStartInstallingUpdate: update, cancelable: cancelable)
+        }
     }
 
     func didReportReaderSoftwareUpdateProgress(_ progress: Float) {
         guard let (delegate, reader, _) = target else { return }
-        delegate.reader(reader, didReportReaderSoftwareUpdateProgress: progress)
+        if let mobile = delegate as? any MobileReaderDelegate {
+            mobile.reader(reader, didReportReaderSoftwareUpdateProgress: progress)
+        } else if let tapToPay = delegate as? any TapToPayReaderDelegate {
+            tapToPay.tapToPayReader(reader, didReportReaderSoftwareUpdateProgress: progress)
+        }
     }
 
     func didFinishInstallingUpdate(_ update: Stripe.ReaderSoftwareUpdate?, error: Stripe.ErrorCode?) {
         guard let (delegate, reader, backend) = target else { return }
-        delegate.reader(reader, didFinishInstallingUpdate: update.map(backend.sdkUpdate), error: error.map(backend.sdkError))
+        let (update, error) = (update.map(backend.sdkUpdate), error.map(backend.sdkError))
+        if let mobile = delegate as? any MobileReaderDelegate {
+            mobile.reader(reader, didFinishInstallingUpdate: update, error: error)
+        } else if let tapToPay = delegate as? any TapToPayReaderDelegate {
+            tapToPay.tapToPayReader(reader, didFinishInstallingUpdate: update, error: error)
+        }
     }
 
     func didRequestReaderInput(_ inputOptions: Stripe.ReaderInputOptions) {
         guard let (delegate, reader, backend) = target else { return }
-        delegate.reader(reader, didRequestReaderInput: backend.sdkInputOptions(inputOptions))
+        let options = backend.sdkInputOptions(inputOptions)
+        if let mobile = delegate as? any MobileReaderDelegate {
+            mobile.reader(reader, didRequestReaderInput: options)
+        } else if let tapToPay = delegate as? any TapToPayReaderDelegate {
+            tapToPay.tapToPayReader(reader, didRequestReaderInput: options)
+        }
     }
 
     func didRequestReaderDisplayMessage(_ displayMessage: Stripe.ReaderDisplayMessage) {
         guard let (delegate, reader, backend) = target else { return }
-        delegate.reader(reader, didRequestReaderDisplayMessage: backend.surfaceCase(displayMessage))
+        let message: ReaderDisplayMessage = backend.surfaceCase(displayMessage)
+        if let mobile = delegate as? any MobileReaderDelegate {
+            mobile.reader(reader, didRequestReaderDisplayMessage: message)
+        } else if let tapToPay = delegate as? any TapToPayReaderDelegate {
+            tapToPay.tapToPayReader(reader, didRequestReaderDisplayMessage: message)
+        }
     }
 
     func didReportReaderEvent(_ event: Stripe.ReaderEvent) {
-        guard let (delegate, reader, backend) = target else { return }
-        delegate.reader(reader, didReportReaderEvent: backend.surfaceCase(event), info: nil)
+        guard let (delegate, reader, backend) = target, let mobile = delegate as? any MobileReaderDelegate else { return }
+        mobile.reader(reader, didReportReaderEvent: backend.surfaceCase(event), info: nil)
     }
 
     func didReportBatteryLevel(_ batteryLevel: Float, status: Stripe.BatteryStatus, isCharging: Bool) {
-        guard let (delegate, reader, backend) = target else { return }
-        delegate.reader(reader, didReportBatteryLevel: batteryLevel, status: backend.surfaceCase(status),
-                        isCharging: isCharging)
+        guard let (delegate, reader, backend) = target, let mobile = delegate as? any MobileReaderDelegate else { return }
+        mobile.reader(reader, didReportBatteryLevel: batteryLevel, status: backend.surfaceCase(status),
+                      isCharging: isCharging)
+    }
+
+    func didReportLowBatteryWarning() {
+        guard let (delegate, reader, _) = target, let mobile = delegate as? any MobileReaderDelegate else { return }
+        mobile.readerDidReportLowBatteryWarning(reader)
+    }
+
+    func didAcceptTermsOfService() {
+        guard let (delegate, reader, _) = target, let tapToPay = delegate as? any TapToPayReaderDelegate else { return }
+        tapToPay.tapToPayReaderDidAcceptTermsOfService(reader)
     }
 
     func didDisconnect(_ reason: Stripe.DisconnectReason) {

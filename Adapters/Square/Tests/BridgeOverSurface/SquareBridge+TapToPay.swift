@@ -1,0 +1,1 @@
+../../Sources/Bridge/SquareBridge+TapToPay.swift

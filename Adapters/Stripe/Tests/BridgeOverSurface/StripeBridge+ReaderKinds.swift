@@ -1,0 +1,1 @@
+../../Sources/Bridge/StripeBridge+ReaderKinds.swift
