@@ -199,9 +199,10 @@ public actor SQLitePaymentLedger: PaymentLedger {
     /// Opens a payment in one write transaction (`BEGIN IMMEDIATE`, so nothing moves between the reads and the
     /// insert): the session with this reference if there is one (nothing is written); otherwise the stored-payment
     /// aggregates are read, `create` makes the session from them, and it is inserted as ``insert(_:)`` inserts it,
-    /// synced before this returns. One call and one transaction instead of three.
+    /// synced before this returns. One call and one transaction instead of three. (`async` only so that a call on
+    /// the concrete type picks this method, not the protocol's default of the same name: nothing in it suspends.)
     package func openPayment(reference: String, scope: LedgerScope,
-                             create: @Sendable (StoredPaymentSummary) throws -> PaymentSession) throws
+                             create: @Sendable (StoredPaymentSummary) throws -> PaymentSession) async throws
         -> PaymentOpening {
         try guarded("open \(reference)") {
             try db.writeTransaction(durable: options.syncsWriteAhead) {
