@@ -35,6 +35,8 @@ import TenderTesting
             #expect(session.transitions.map(\.to) == [.created, .collecting, .processing, .succeeded])
 
             let writes = statements.filter { $0 == "BEGIN IMMEDIATE" }
+            #expect(statements.filter { $0 == "BEGIN" }.isEmpty,
+                    "no read transaction of its own: the reference and the stored aggregates are read in the write-ahead commit")
             #expect(writes.count == 2, "one write-ahead commit and one outcome commit")
             #expect(statements.filter { $0 == "PRAGMA synchronous = NORMAL" }.isEmpty,
                     "no commit of a payment is left unsynced")
@@ -45,10 +47,79 @@ import TenderTesting
                     "one history row per state")
             #expect(statements.filter { $0.hasPrefix("SELECT from_state") }.isEmpty,
                     "the history is never read back while the payment is recorded")
-            // All of it: two reads before the payment is recorded (the reference, the stored totals for routing),
-            // the write-ahead commit (session, history row, scope) and the outcome commit (one read and one write of
-            // the row, three history rows), BEGIN and COMMIT included. Four commits took 31.
-            #expect(statements.count == 18)
+            // All of it: the write-ahead commit (the reference looked up, the stored totals read for routing, the
+            // session, its history row, its scope) and the outcome commit (one read and one write of the row, three
+            // history rows), BEGIN and COMMIT included. Four commits took 31; two commits after two reads took 18.
+            #expect(statements.count == 14)
+        }
+    }
+
+    @Test("a new reference is looked up, routed and recorded write-ahead in one ledger call; a recorded one is returned untouched")
+    func openingIsOneTransaction() async throws {
+        try await withTemporaryDirectory { directory in
+            let ledger = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("open.sqlite"))
+            let seen = Locked<[StoredPaymentSummary]>([])
+            let fresh = newSession("order-1", usd(500))
+            await ledger.startStatementLog()
+            let opened = try await ledger.openPayment(reference: "order-1", scope: shop) { stored in
+                seen.withLock { $0.append(stored) }
+                return fresh
+            }
+            let statements = await ledger.stopStatementLog()
+            guard case .created(let created) = opened else { Issue.record("expected a new session"); return }
+            #expect(created == fresh)
+            #expect(seen.current == [StoredPaymentSummary()], "routing saw the stored aggregates, read in the same call")
+            #expect(statements.filter { $0 == "BEGIN IMMEDIATE" }.count == 1)
+            #expect(statements.filter { $0 == "BEGIN" }.isEmpty)
+            #expect(try await ledger.session(reference: "order-1", scope: shop, includingHistory: true)?.transitions
+                        .map(\.to) == [.created])
+
+            // The reference again: its session comes back, nothing is created or written.
+            let again = try await ledger.openPayment(reference: "order-1", scope: shop) { _ in
+                Issue.record("a recorded reference must not be routed again")
+                return newSession("order-1", usd(500))
+            }
+            guard case .existing(let existing) = again else { Issue.record("expected the recorded session"); return }
+            #expect(existing.reference == "order-1" && existing.state == .created)
+
+            // A refusal (routing throws) records nothing.
+            await #expect(throws: PaymentError.self) {
+                _ = try await ledger.openPayment(reference: "order-2", scope: shop) { _ in
+                    throw PaymentError(.offlineNotAllowed, recovery: .goOnline, phase: .routing, message: "refused")
+                }
+            }
+            #expect(try await ledger.session(reference: "order-2", scope: shop, includingHistory: false) == nil)
+            await ledger.close()
+        }
+    }
+
+    @Test("a change sets only the columns it moves: the outcome does not rewrite the vendor id learned before it")
+    func updateSetsOnlyChangedColumns() async throws {
+        try await withTemporaryDirectory { directory in
+            let ledger = try await SQLitePaymentLedger.open(url: directory.appendingPathComponent("update.sqlite"))
+            try await ledger.insert(newSession("order-1", usd(700)))
+            _ = try await ledger.record(SessionChange(reference: "order-1", expectedState: .created,
+                                                      newState: .collecting, at: at(1),
+                                                      processorPaymentID: "pi_123"), scope: shop)
+            _ = try await ledger.record(SessionChange(reference: "order-1", expectedState: .collecting,
+                                                      newState: .processing, at: at(1.5)), scope: shop)
+            await ledger.startStatementLog()
+            let card = CardDetails(brand: .visa, last4: "4242", entryMethod: .contactless)
+            let after = try await ledger.record(SessionChange(reference: "order-1", expectedState: .processing,
+                                                              newState: .succeeded, at: at(2), card: card),
+                                                scope: shop)
+            let statements = await ledger.stopStatementLog()
+            let updates = statements.filter { $0.hasPrefix("UPDATE sessions") }
+            #expect(updates.count == 1)
+            #expect(updates.allSatisfy { !$0.contains("processor_payment_id") && !$0.contains("local_id")
+                                         && !$0.contains("stored_since") && !$0.contains("last_error") },
+                    "\(updates)")
+            #expect(updates.allSatisfy { $0.contains("state = ?") && $0.contains("card = ?") })
+            let read = try await ledger.session(reference: "order-1", scope: shop, includingHistory: true)
+            #expect(read?.processorPaymentID == "pi_123" && read?.state == .succeeded && read?.card == card)
+            #expect(read?.updatedAt == at(2) && after.processorPaymentID == "pi_123")
+            #expect(read?.transitions.map(\.to) == [.created, .collecting, .processing, .succeeded])
+            await ledger.close()
         }
     }
 }

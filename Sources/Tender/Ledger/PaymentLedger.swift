@@ -39,6 +39,14 @@ package protocol PaymentLedger: Sendable {
     /// The session with this reference in the scope, or `nil`.
     func session(reference: String, scope: LedgerScope, includingHistory: Bool) async throws -> PaymentSession?
 
+    /// Opens a payment: the session with this reference (without history, with its refunds) if the scope has one;
+    /// otherwise the session `create` makes from the stored-payment aggregates (the routing decision), recorded as
+    /// ``insert(_:)`` records it (the write-ahead record). `create` may throw (a refusal): nothing is recorded. The
+    /// SQLite ledger does it all in one transaction, one call: reading the reference, the aggregates and writing
+    /// the new session would otherwise be three; the default calls the three methods in turn.
+    func openPayment(reference: String, scope: LedgerScope,
+                     create: @Sendable (StoredPaymentSummary) throws -> PaymentSession) async throws -> PaymentOpening
+
     /// The session holding this processor local id (or else this processor id), with its history, or `nil`.
     func session(localID: String?, processorPaymentID: String?, scope: LedgerScope) async throws -> PaymentSession?
 
@@ -87,7 +95,27 @@ package protocol PaymentLedger: Sendable {
         -> [RefundRecord]
 }
 
+/// What ``PaymentLedger/openPayment(reference:scope:create:)`` found or did.
+package enum PaymentOpening: Sendable {
+    /// The scope already has the reference: its session, without history, with its refunds. Nothing was written.
+    case existing(PaymentSession)
+    /// The reference was new: the session made for it, now recorded.
+    case created(PaymentSession)
+}
+
 extension PaymentLedger {
+    /// Reads the reference, then the aggregates, then inserts: three calls (see the requirement).
+    package func openPayment(reference: String, scope: LedgerScope,
+                             create: @Sendable (StoredPaymentSummary) throws -> PaymentSession) async throws
+        -> PaymentOpening {
+        if let existing = try await session(reference: reference, scope: scope, includingHistory: false) {
+            return .existing(existing)
+        }
+        let session = try create(try await storedSummary(scope: scope))
+        try await insert(session)
+        return .created(session)
+    }
+
     /// Filters ``refunds(in:scope:)`` by ``RefundRecord/updatedAt``.
     package func refunds(in statuses: Set<RefundStatus>, updatedSince: Date, scope: LedgerScope) async throws
         -> [RefundRecord] {

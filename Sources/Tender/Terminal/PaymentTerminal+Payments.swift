@@ -13,15 +13,9 @@ extension PaymentTerminal {
     /// Routes under the merged limits. For a policy that may go offline, the stored queue is the larger of the
     /// ledger's and the vendor's own (a payment the SDK holds counts even if Tender has not recorded it).
     func route(_ request: PaymentRequest, capabilities: ProcessorCapabilities) async throws -> RoutingDecision {
-        var queue = try await queueStatus()
-        if request.offlinePolicy != .requireOnline, let vendor = try? await processor.queueSnapshot() {
-            queue = queue.atRisk(combinedWith: vendor)
-        }
-        let effective = capabilities.offlineLimits.map {
-            limits.merged(with: $0, source: .processor(capabilities.processorName))
-        }
-        return OfflineRouter.decide(request: request, limits: effective, queue: queue, network: networkStatus,
-                                    now: clock.now())
+        let stored = try await ledger.storedSummary(scope: scope)
+        let inputs = await routingInputs(request, capabilities: capabilities)
+        return Self.decide(request, inputs: inputs, stored: stored, now: clock.now())
     }
 
     /// Takes a payment: validates, routes, records the intent, calls the processor, records each answer.
@@ -65,10 +59,14 @@ extension PaymentTerminal {
             live[request.reference] = nil
         }
 
-        // What to do with the reference: a first payment, a continuation, or a new vendor payment.
+        // What to do with the reference: a first payment (routed and recorded write-ahead by the same ledger call
+        // that looks the reference up), a continuation, or a new vendor payment.
         var plan = AttemptPlan.first
-        if let existing = try await ledger.session(reference: request.reference, scope: scope,
-                                                   includingHistory: false) {
+        var opened: (session: PaymentSession, decision: RoutingDecision)?
+        switch try await open(request, capabilities: capabilities) {
+        case .created(let session, let decision): opened = (session, decision)
+        case .existing(nil): break
+        case .existing(let existing?):
             guard existing.matches(request) else {
                 throw PaymentError(.duplicateReference, recovery: .fixRequest, phase: .validation,
                                    message: "Reference \(request.reference) was already used for \(existing.total); this request is for \(try request.total()).")
@@ -89,18 +87,28 @@ extension PaymentTerminal {
             }
         }
 
-        try await checkReader(for: request)
-        await refreshNetworkStatus()
-        let decision = try await route(request, capabilities: capabilities)
-        if case .refused(let error) = decision { throw error }
+        let decision: RoutingDecision
+        if let opened {
+            decision = opened.decision
+        } else {
+            try await checkReader(for: request)
+            await refreshNetworkStatus()
+            decision = try await route(request, capabilities: capabilities)
+            if case .refused(let error) = decision { throw error }
+        }
 
         // Write-ahead: the intent to charge is durable before the processor hears of it.
         let attempt: PaymentAttempt
         switch plan {
         case .first:
-            let session = PaymentSession(request: request, scope: scope, processor: processor.name,
+            let session: PaymentSession
+            if let opened {
+                session = opened.session
+            } else {
+                session = PaymentSession(request: request, scope: scope, processor: processor.name,
                                          route: decision.initialRoute, at: clock.now())
-            try await ledger.insert(session)
+                try await ledger.insert(session)
+            }
             live[request.reference] = session
             attempt = PaymentAttempt(idScope: session.keyScheme.attemptIDScope(scope))
         case .continuation(let session):

@@ -111,17 +111,34 @@ extension SQLitePaymentLedger {
     private func writeRow(rowID: Int64, reference: String, before: PaymentSession, after: PaymentSession,
                           newTransitions: ArraySlice<PaymentTransition>, cardChanged: Bool, errorChanged: Bool,
                           clearsCard: Bool, scope: LedgerScope) throws {
-        try db.execute(LedgerSQL.updateSession, [
-            .text(after.route?.rawValue), .text(after.state.rawValue), .text(after.processorPaymentID),
-            .text(after.localID),
-            // Card and error change only when a change carries them (`SessionChange.apply`): otherwise NULL keeps
-            // the column, which spares two JSON encodings per forwarded payment.
-            .text(cardChanged ? try json(after.card) : nil),
-            .text(errorChanged ? try json(after.lastError) : nil),
-            .integer(Int64(after.attempts)), .date(after.updatedAt), .date(after.storedAt),
-            .date(Self.storedSince(after)), .integer(Int64(after.paymentAttempt)), .date(after.captureBefore),
-            .integer(after.capturedAmount?.minorUnits), .integer(rowID), .text(before.state.rawValue),
-        ])
+        // Only the columns that change are set: SQLite rewrites every index on a column the UPDATE sets, changed or
+        // not (the processor id's index page at every outcome, when the id came with an earlier change). Card and
+        // error change only when a change carries them (`SessionChange.apply`), which also spares their JSON.
+        var columns = LedgerSQL.SessionUpdate()
+        var values: [SQLiteValue] = []
+        values.reserveCapacity(15)
+        func set(_ column: LedgerSQL.SessionUpdate, _ value: @autoclosure () throws -> SQLiteValue,
+                 if changed: Bool) rethrows {
+            guard changed else { return }
+            columns.insert(column)
+            values.append(try value())
+        }
+        set(.route, .text(after.route?.rawValue), if: after.route != before.route)
+        set(.state, .text(after.state.rawValue), if: true)
+        set(.processorPaymentID, .text(after.processorPaymentID), if: after.processorPaymentID != before.processorPaymentID)
+        set(.localID, .text(after.localID), if: after.localID != before.localID)
+        try set(.card, .text(try json(after.card)), if: cardChanged)
+        try set(.lastError, .text(try json(after.lastError)), if: errorChanged)
+        set(.attempts, .integer(Int64(after.attempts)), if: after.attempts != before.attempts)
+        set(.updatedAt, .date(after.updatedAt), if: true)
+        set(.storedAt, .date(after.storedAt), if: after.storedAt != before.storedAt)
+        let storedSince = Self.storedSince(after)
+        set(.storedSince, .date(storedSince), if: storedSince != Self.storedSince(before))
+        set(.paymentAttempt, .integer(Int64(after.paymentAttempt)), if: after.paymentAttempt != before.paymentAttempt)
+        set(.captureBefore, .date(after.captureBefore), if: after.captureBefore != before.captureBefore)
+        set(.capturedAmount, .integer(after.capturedAmount?.minorUnits), if: after.capturedAmount != before.capturedAmount)
+        values += [.integer(rowID), .text(before.state.rawValue)]
+        try db.execute(updateSQL(columns), values)
         guard db.changes == 1 else {
             throw PaymentError(.invalidState, recovery: .retrySamePayment, phase: .ledger,
                                message: "\(reference) changed while it was being recorded.")
@@ -164,19 +181,22 @@ extension SQLitePaymentLedger {
     }
 
     func readStoredSummary(scope: LedgerScope) throws -> StoredPaymentSummary {
-        try db.readTransaction {
-            let key: [SQLiteValue] = [.text(scope.merchantID), .text(scope.locationID)]
-            var summary = StoredPaymentSummary()
-            try db.query(LedgerSQL.selectAggregates, key) { row in
-                let currency = try Currency(code: row.text(0), minorUnitExponent: Int(row.integer(1)))
-                summary.count += Int(row.integer(2))
-                summary.amounts[currency] = row.integer(3)
-            }
-            if summary.count > 0 {
-                try db.query(LedgerSQL.selectOldestStored, key) { summary.oldestStoredAt = $0.date(0) }
-            }
-            return summary
+        try db.readTransaction { try storedSummaryRows(scope: scope) }
+    }
+
+    /// The stored-payment summary, inside the caller's transaction.
+    func storedSummaryRows(scope: LedgerScope) throws -> StoredPaymentSummary {
+        let key: [SQLiteValue] = [.text(scope.merchantID), .text(scope.locationID)]
+        var summary = StoredPaymentSummary()
+        try db.query(LedgerSQL.selectAggregates, key) { row in
+            let currency = try Currency(code: row.text(0), minorUnitExponent: Int(row.integer(1)))
+            summary.count += Int(row.integer(2))
+            summary.amounts[currency] = row.integer(3)
         }
+        if summary.count > 0 {
+            try db.query(LedgerSQL.selectOldestStored, key) { summary.oldestStoredAt = $0.date(0) }
+        }
+        return summary
     }
 
     /// The session's row id and value (with its history if asked; never with its refunds), or `nil`.

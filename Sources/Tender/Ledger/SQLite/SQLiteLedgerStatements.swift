@@ -28,21 +28,44 @@ enum LedgerSQL {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    /// The row path of a change: every column a change can move, with the expected state as a condition. Card and
-    /// error are NULL when the change does not carry them, which keeps the column (and spares two JSON encodings).
-    static let updateSession = """
-        UPDATE sessions SET route = ?, state = ?, processor_payment_id = ?, local_id = ?, card = COALESCE(?, card),
-            last_error = COALESCE(?, last_error), attempts = ?, updated_at = ?, stored_at = ?, stored_since = ?,
-            payment_attempt = ?, capture_before = ?, captured_amount = ?
-        WHERE id = ? AND state = ?
-        """
+    /// The columns the row path of a change sets (those it changes), in the order of their bindings.
+    struct SessionUpdate: OptionSet, Hashable {
+        let rawValue: Int
+        static let route = Self(rawValue: 1 << 0)
+        static let state = Self(rawValue: 1 << 1)
+        static let processorPaymentID = Self(rawValue: 1 << 2)
+        static let localID = Self(rawValue: 1 << 3)
+        static let card = Self(rawValue: 1 << 4)
+        static let lastError = Self(rawValue: 1 << 5)
+        static let attempts = Self(rawValue: 1 << 6)
+        static let updatedAt = Self(rawValue: 1 << 7)
+        static let storedAt = Self(rawValue: 1 << 8)
+        static let storedSince = Self(rawValue: 1 << 9)
+        static let paymentAttempt = Self(rawValue: 1 << 10)
+        static let captureBefore = Self(rawValue: 1 << 11)
+        static let capturedAmount = Self(rawValue: 1 << 12)
+
+        /// Every column, in binding order.
+        static let names = ["route", "state", "processor_payment_id", "local_id", "card", "last_error", "attempts",
+                            "updated_at", "stored_at", "stored_since", "payment_attempt", "capture_before",
+                            "captured_amount"]
+    }
+
+    /// The row path of a change: the columns in `columns`, bound in ``SessionUpdate/names`` order, then the row id
+    /// and the expected state (a condition: compare-and-set).
+    static func updateSession(_ columns: SessionUpdate) -> String {
+        let assignments = SessionUpdate.names.indices.filter { columns.rawValue & (1 << $0) != 0 }
+            .map { "\(SessionUpdate.names[$0]) = ?" }.joined(separator: ", ")
+        return "UPDATE sessions SET \(assignments) WHERE id = ? AND state = ?"
+    }
 
     /// An on-reader tip, recorded once (only on a session without a tip).
     static let recordTip = """
         UPDATE sessions SET tip = ?, tip_currency = ?, tip_currency_exponent = ? WHERE id = ? AND tip IS NULL
         """
 
-    /// A new payment attempt clears the old attempt's card, which `COALESCE` in ``updateSession`` would keep.
+    /// A new payment attempt clears the old attempt's card, which ``updateSession(_:)`` sets only to a card a change
+    /// carries.
     static let clearCard = "UPDATE sessions SET card = NULL WHERE id = ?"
 
     static let insertTransition = """

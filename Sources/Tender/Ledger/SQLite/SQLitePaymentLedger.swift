@@ -66,6 +66,8 @@ public actor SQLitePaymentLedger: PaymentLedger {
     let batchRows: SQLiteBatchRows
     /// How the file was opened (the package's test support and tools only; the default for apps).
     let options: SQLiteLedgerOptions
+    /// The text of the row path's UPDATE for each set of columns seen (``LedgerSQL/updateSession(_:)``).
+    private var updateStatements: [Int: String] = [:]
     /// The thread the ledger runs on.
     nonisolated let executor: LedgerExecutor
     /// ``db`` again, for the `deinit` to close it on the ledger's thread (nothing else reads it).
@@ -194,6 +196,26 @@ public actor SQLitePaymentLedger: PaymentLedger {
         }
     }
 
+    /// Opens a payment in one write transaction (`BEGIN IMMEDIATE`, so nothing moves between the reads and the
+    /// insert): the session with this reference if there is one (nothing is written); otherwise the stored-payment
+    /// aggregates are read, `create` makes the session from them, and it is inserted as ``insert(_:)`` inserts it,
+    /// synced before this returns. One call and one transaction instead of three. (`async` only so that a call on
+    /// the concrete type picks this method, not the protocol's default of the same name: nothing in it suspends.)
+    package func openPayment(reference: String, scope: LedgerScope,
+                             create: @Sendable (StoredPaymentSummary) throws -> PaymentSession) async throws
+        -> PaymentOpening {
+        try guarded("open \(reference)") {
+            try db.writeTransaction(durable: options.syncsWriteAhead) {
+                if let (rowID, existing) = try loadSession(reference: reference, scope: scope, history: false) {
+                    return .existing(try withRefunds(existing, sessionRowID: rowID))
+                }
+                let session = try create(try storedSummaryRows(scope: scope))
+                try insertRow(session)
+                return .created(session)
+            }
+        }
+    }
+
     /// The session holding this processor local id, or else this processor id, in the scope, with its history and
     /// refunds, or `nil`.
     package func session(localID: String?, processorPaymentID: String?, scope: LedgerScope) throws -> PaymentSession? {
@@ -314,6 +336,14 @@ public actor SQLitePaymentLedger: PaymentLedger {
             }
             return result.sorted { $0.description < $1.description }
         }
+    }
+
+    /// The row path's UPDATE setting `columns`, its text built once per set of columns.
+    func updateSQL(_ columns: LedgerSQL.SessionUpdate) -> String {
+        if let sql = updateStatements[columns.rawValue] { return sql }
+        let sql = LedgerSQL.updateSession(columns)
+        updateStatements[columns.rawValue] = sql
+        return sql
     }
 
     // MARK: Errors
