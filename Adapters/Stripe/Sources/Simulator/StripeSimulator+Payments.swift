@@ -57,7 +57,7 @@ extension StripeSimulator {
 
     /// `collectPaymentMethod(_:collectConfig:completion:)`: prompts through the reader delegate, then reads the
     /// simulated card (at once, or when ``presentCard()`` is called). Offline the reader offers insert and tap only.
-    /// The tip (`simulatedTipAmount`) is added unless `skipTipping` is set.
+    /// The tip (`simulatedTipAmount`) is added unless `skipTipping` is set or the reader has no tip screen.
     package func collectPaymentMethod(_ paymentIntent: Stripe.PaymentIntent,
                                      collectConfig: Stripe.CollectPaymentIntentConfiguration?,
                                      completion: @escaping @Sendable (Stripe.PaymentIntent?, Stripe.ErrorCode?) -> Void)
@@ -86,7 +86,11 @@ extension StripeSimulator {
             return fail(Stripe.ErrorCode.Code("updatePaymentIntentUnavailableWhileOffline"),
                         "updatePaymentIntent is not available for a PaymentIntent created offline.")
         }
-        local.intent.amountTip = config.skipTipping ? nil : configuration.simulatedTipAmount
+        // A tip is collected only on a reader with a tip screen (the adapter's feature table: the smart readers and
+        // WisePad 3). What the SDK does with `skipTipping: false` on another model is not in the reference
+        // (UNVERIFIED): the simulator collects no tip there, as such a reader cannot show the prompt.
+        let tips = !config.skipTipping && current.reader.deviceType.features.contains(.onReaderTipping)
+        local.intent.amountTip = tips ? configuration.simulatedTipAmount : nil
         local.collectedOnline = local.intent.stripeId != nil && network.reportedStatus == .online
         localIntents[handle] = local
         setPaymentStatus(.waitingForInput)

@@ -17,7 +17,8 @@ extension Stripe {
         package var simulatedCard: SimulatedCardType
         /// How the simulated card is read (the SDK's simulator has no UI; this picks chip, tap or swipe).
         package var simulatedReadMethod: ReadMethod
-        /// `simulatedTipAmount`, minor units: the tip the reader collects unless `skipTipping` is set.
+        /// `simulatedTipAmount`, minor units: the tip the reader collects unless `skipTipping` is set (only a reader
+        /// with on-reader tipping collects one: the smart readers and WisePad 3).
         package var simulatedTipAmount: UInt?
         /// The software update the simulated reader offers (the SDK's `testReaderUpdate`).
         package var testReaderUpdate: TestReaderUpdate

@@ -18,7 +18,7 @@ struct StripeSimulatorPaymentTests {
         let (simulator, _) = makeSimulator { $0.simulatedTipAmount = 200 }
         let delegate = RecordingDelegate()
         simulator.setOfflineDelegate(delegate)
-        try await connect(simulator)
+        try await connect(simulator, Stripe.SimulatorConfiguration.defaultReaders[2])   // WisePad 3: on-reader tips
         #expect(await simulator.offlineStatus.sdk.networkStatus == .online)
         await simulator.setSimulatedOfflineMode(.offlineImmediate)
         let created = try await simulator.createPaymentIntent(params(), createConfig: .init())
@@ -49,6 +49,17 @@ struct StripeSimulatorPaymentTests {
         #expect(await simulator.offlineStatus.sdk.paymentsCount == 0)
         #expect(await simulator.charges(reference: "P-1").first?.amount == 1_700)
         #expect(delegate.lines.contains("offline offline 1"))
+    }
+
+    @Test("no tip on a reader without a tip screen (M2), even when tipping is not skipped; WisePad 3 collects one")
+    func tipOnlyOnReadersThatCanTip() async throws {
+        for (reader, tip) in [(m2Reader, UInt?.none), (Stripe.SimulatorConfiguration.defaultReaders[2], 200)] {
+            let (simulator, _) = makeSimulator { $0.simulatedTipAmount = 200 }
+            try await connect(simulator, reader)
+            let created = try await simulator.createPaymentIntent(params(), createConfig: .init())
+            let (collected, _) = await collect(simulator, created, skipTipping: false)
+            #expect(collected?.amountTip == tip, "\(reader.deviceType)")
+        }
     }
 
     @Test("skipTipping: no on-reader tip")
