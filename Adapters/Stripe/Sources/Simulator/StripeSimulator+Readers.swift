@@ -23,8 +23,9 @@ extension StripeSimulator {
 
     /// `discoverReaders`. Only simulated readers exist here: a discovery that is not `simulated` (the SDK's default,
     /// for real readers) finds none. Bluetooth proximity reports the closest Chipper 2X twice (serial number first,
-    /// details after); a scan reports every reader in range. With a timeout the scan ends at once in simulated time
-    /// (`bluetoothScanTimedOut` if nothing was found); without one it runs until a connection or a cancel.
+    /// details after); a scan reports every reader in range. With a timeout a scan or an internet discovery ends at
+    /// once in simulated time (`bluetoothScanTimedOut` if nothing was found); without one, and always for proximity
+    /// and Tap to Pay (whose configurations have no timeout), it runs until a connection or a cancel.
     package func discoverReaders(_ configuration: Stripe.DiscoveryConfiguration, delegate: any Stripe.DiscoveryDelegate,
                                 completion: @escaping @Sendable (Stripe.ErrorCode?) -> Void) -> any Stripe.Cancelable {
         normalize()
@@ -65,9 +66,10 @@ extension StripeSimulator {
         }
         delegate.didUpdateDiscoveredReaders(found)
         log("discovered \(found.count) reader(s)")
-        // Tap to Pay discovery has no timeout in the SDK (`TapToPayDiscoveryConfiguration` has none): it runs until a
-        // connection or a cancellation, whatever the configuration value says.
-        if configuration.timeout > 0, configuration.method != .tapToPay {
+        // Only the Bluetooth scan and internet discovery have a timeout in the SDK (their configurations' `timeout`);
+        // proximity and Tap to Pay discovery have none: they run until a connection or a cancellation, whatever the
+        // configuration value says.
+        if configuration.timeout > 0, configuration.method == .bluetoothScan || configuration.method == .internet {
             setConnectionStatus(.notConnected)
             cancelable.markCompleted()
             once.fire(found.isEmpty

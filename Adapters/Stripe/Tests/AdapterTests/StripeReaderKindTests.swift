@@ -15,12 +15,24 @@ struct StripeReaderKindTests {
         let processor = StripeProcessor(client: simulator, captureService: RecordingCaptureService(simulator: simulator),
                                         configuration: .withSimulatedReaders.with { $0.bluetoothProximity = true },
                                         clock: clock)
-        var seen: [Reader] = []
-        for try await reader in processor.readerDiscovery(.bluetooth, timeout: 5) { seen.append(reader) }
+        // The SDK's proximity discovery has no timeout: the adapter's own timer ends it, on the adapter's clock.
+        let discovery = Task {
+            var seen: [Reader] = []
+            for try await reader in processor.readerDiscovery(.bluetooth, timeout: 5) { seen.append(reader) }
+            return seen
+        }
+        await eventually { await simulator.isDiscovering && clock.sleeperCount > 0 }
+        clock.advance(by: 4)
+        #expect(await simulator.isDiscovering, "still running before the timeout")
+        clock.advance(by: 1)
+        let seen = try await discovery.value
         #expect(seen.map(\.id) == ["CHB2X-SIM-0001", "CHB2X-SIM-0001"])
         #expect(seen.first?.batteryLevel == nil)
         #expect(seen.last?.batteryLevel != nil)
-        #expect(try await processor.discoverReaders(.bluetooth, timeout: 5).count == 1)
+        let batch = Task { try await processor.discoverReaders(.bluetooth, timeout: 5) }
+        await eventually { await simulator.isDiscovering && clock.sleeperCount > 0 }
+        clock.advance(by: 5)
+        #expect(try await batch.value.count == 1)
     }
 
     @Test("a discovery without a timeout runs until its task is cancelled, which cancels the SDK's discovery")

@@ -7,7 +7,7 @@ import TenderTesting
 
 @Suite("Stripe simulator: readers")
 struct StripeSimulatorReaderTests {
-    @Test("Bluetooth proximity reports the same reader twice: serial number first, details after")
+    @Test("Bluetooth proximity reports the same reader twice (serial number first, details after) and, like the SDK's, never times out")
     func proximityTwice() async {
         let (simulator, _) = makeSimulator()
         let delegate = RecordingDelegate()
@@ -19,8 +19,13 @@ struct StripeSimulatorReaderTests {
         #expect(delegate.discovered.first?.first?.serialNumber == "CHB2X-SIM-0001")
         #expect(delegate.discovered.first?.first?.batteryLevel == nil)
         #expect(delegate.discovered.last?.first?.batteryLevel == 0.8)
-        #expect(done.current == ["nil"])
-        #expect(cancelable.completed)
+        // Proximity has no timeout in the SDK: the value passed is ignored, and the discovery runs until cancelled.
+        #expect(done.current.isEmpty && !cancelable.completed)
+        #expect(await simulator.isDiscovering)
+        let cancelled = Locked(false)
+        cancelable.cancel { _ in cancelled.withLock { $0 = true } }
+        #expect(cancelled.current && done.current == ["nil"])
+        #expect(await !simulator.isDiscovering)
     }
 
     @Test("a scan with a timeout and nothing in range fails with bluetoothScanTimedOut")
