@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import Tender
 public import TenderStripe
 package import TenderTesting
@@ -294,50 +294,6 @@ public actor StripeSimulator: StripeClient {
     }
 
     func log(_ message: String) { delegates.current.log?("[stripe-sim] " + message) }
-}
-
-extension StripeSimulator {
-    /// What ``StripeSimulator/persist(to:)`` writes: Stripe's servers and the SDK's disk, enough to re-create the
-    /// simulator after a simulated process restart.
-    package struct PersistedState: Hashable, Sendable, Codable {
-        /// The seed.
-        package var seed: UInt64
-        /// How many ids were issued (ids are derived from the seed and this counter).
-        package var issuedIdentifiers: UInt64 = 0
-        /// Every PaymentIntent on Stripe's servers (server copies: no SDK handle).
-        package var serverIntents: [Stripe.PaymentIntent] = []
-        /// Every charge on Stripe's servers.
-        package var charges: [ServerCharge] = []
-        /// Every refund on Stripe's servers.
-        package var refunds: [ServerRefund] = []
-        /// Stripe's search index: each intent version with the time it was written (search shows it `searchLag` later).
-        package var searchIndex: [IndexedIntent] = []
-        /// The SDK's offline store.
-        package var storedPayments: [StoredPayment] = []
-        /// The online connections the SDK remembers (for the connect-while-offline rules).
-        package var onlineConnections: [OnlineConnection] = []
-        /// When each reader (by serial) last ran the latest software.
-        package var softwareCurrentAt: [String: Date] = [:]
-        /// Readers (by serial) that installed the simulated test update.
-        package var updatedReaders: Set<String> = []
-        /// The idempotency keys of captures and cancels Stripe remembers (absent in files written before).
-        package var idempotentRequests: [String: IdempotentRequest]?
-
-        /// An empty state.
-        package init(seed: UInt64) { self.seed = seed }
-    }
-
-    /// An online connection the SDK remembers, for the connect-while-offline rules.
-    package struct OnlineConnection: Hashable, Sendable, Codable {
-        /// The reader's serial number.
-        package var serialNumber: String
-        /// Its type.
-        package var deviceType: Stripe.DeviceType
-        /// The location.
-        package var locationId: String
-        /// When.
-        package var at: Date
-    }
 }
 
 /// Delivers a completion exactly once, whoever comes first (the operation or a cancel).
