@@ -85,29 +85,13 @@ extension SimulatorSurfaceBackend {
         let value = Stripe.Cart(currency: cart.currency, tax: cart.tax, total: cart.total, lineItems: cart.lineItems.map {
             Stripe.CartLineItem(displayName: $0.displayName, quantity: $0.quantity, amount: $0.amount)
         })
-        let done = UncheckedSendableBox(completion)
-        onSimulator { [self] simulator in
-            do {
-                try await simulator.setReaderDisplay(value)
-                done.value(nil)
-            } catch {
-                done.value(sdkErrorOrAsItCame(error))
-            }
-        }
+        completeOnSimulator(completion) { try await $0.setReaderDisplay(value) }
     }
 
     /// `clearReaderDisplay(_:)`: the simulator's.
     package func clearReaderDisplay(_ terminal: Terminal, completion: @escaping ErrorCompletionBlock) {
         arrive("clearReaderDisplay")
-        let done = UncheckedSendableBox(completion)
-        onSimulator { [self] simulator in
-            do {
-                try await simulator.clearReaderDisplay()
-                done.value(nil)
-            } catch {
-                done.value(sdkErrorOrAsItCame(error))
-            }
-        }
+        completeOnSimulator(completion) { try await $0.clearReaderDisplay() }
     }
 
     /// The SDK's error for a simulator error (a ``Stripe/ErrorCode``), or the error as it came.
@@ -132,28 +116,12 @@ extension SimulatorSurfaceBackend {
     /// `rebootReader(_:)`: the simulator's (the reader disconnects and, with automatic reconnection, reconnects).
     package func rebootReader(_ terminal: Terminal, completion: @escaping ErrorCompletionBlock) {
         arrive("rebootReader")
-        let done = UncheckedSendableBox(completion)
-        onSimulator { [self] simulator in
-            do throws(Stripe.ErrorCode) {
-                try await simulator.rebootReader()
-                done.value(nil)
-            } catch {
-                done.value(sdkError(error))
-            }
-        }
+        completeOnSimulator(completion) { try await $0.rebootReader() }
     }
 
     /// `disconnectReader(_:)`: the simulator's.
     package func disconnectReader(_ terminal: Terminal, completion: @escaping ErrorCompletionBlock) {
         arrive("disconnectReader")
-        let done = UncheckedSendableBox(completion)
-        onSimulator { [self] simulator in
-            do throws(Stripe.ErrorCode) {
-                try await simulator.disconnectReader()
-                done.value(nil)
-            } catch {
-                done.value(sdkError(error))
-            }
-        }
+        completeOnSimulator(completion) { try await $0.disconnectReader() }
     }
 }

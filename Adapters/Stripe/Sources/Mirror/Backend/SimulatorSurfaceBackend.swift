@@ -112,6 +112,21 @@ package final class SimulatorSurfaceBackend: SurfaceBackend, @unchecked Sendable
         Task.detached { await body(simulator) }
     }
 
+    /// Runs a simulator command that answers with an error or nothing, and completes `completion` with the SDK's
+    /// error (or the error as it came) or `nil`.
+    func completeOnSimulator(_ completion: @escaping ErrorCompletionBlock,
+                             _ body: @escaping @Sendable (StripeSimulator) async throws -> Void) {
+        let done = UncheckedSendableBox(completion)
+        onSimulator { [self] simulator in
+            do {
+                try await body(simulator)
+                done.value(nil)
+            } catch {
+                done.value(sdkErrorOrAsItCame(error))
+            }
+        }
+    }
+
     // MARK: Terminal lifecycle and state
 
     /// `Terminal.initWithTokenProvider…`: keeps the token provider for the simulator and relays the simulator's
