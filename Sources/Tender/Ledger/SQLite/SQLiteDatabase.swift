@@ -14,6 +14,8 @@ final class SQLiteDatabase {
     private var vfsOwner: (any AnyObject & Sendable)?
     /// The `synchronous` level last set on the connection (`nil`: SQLite's default, not set by Tender).
     private(set) var synchronous: Synchronous?
+    /// The WAL's frames and allocated space (see `SQLiteWALSpace.swift`), once ``installWALSpace(_:)`` was called.
+    var walSpace: WALSpace?
 
     /// Opens a connection. `flags` are `SQLITE_OPEN_*`; the file is never created unless they say so. Every file of
     /// the database is opened through the registered VFS named `vfs` (`nil`: SQLite's default, as for every app;
@@ -265,7 +267,11 @@ final class SQLiteDatabase {
     func writeTransaction<T>(durable: Bool, _ body: () throws -> T) throws -> T {
         try setSynchronous(durable ? .full : .normal)
         let before = handle.map { sqlite3_total_changes64($0) } ?? 0
-        let result = try transaction("BEGIN IMMEDIATE", body)
+        let result = try transaction("BEGIN IMMEDIATE") {
+            // Best effort: a WAL that cannot grow ahead (a full disk) fails the commit itself, with SQLite's error.
+            try? allocateWALAhead()
+            return try body()
+        }
         if let handle, sqlite3_total_changes64(handle) != before { hasUnsyncedCommits = !durable }
         return result
     }

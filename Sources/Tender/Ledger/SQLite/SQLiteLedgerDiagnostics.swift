@@ -13,6 +13,8 @@ extension SQLitePaymentLedger {
             for name in ["journal_mode", "synchronous", "foreign_keys", "temp_store", "wal_autocheckpoint"] {
                 settings[name] = try db.scalarText("PRAGMA " + name) ?? ""
             }
+            // The ledger's own WAL hook checkpoints (SQLite reports 0 for a hook that is not its default one).
+            if let space = db.walSpace { settings["wal_autocheckpoint"] = String(space.checkpointPages) }
             return settings
         }
     }

@@ -39,9 +39,10 @@ extension SQLitePaymentLedger {
     /// 20.4 pages per payment).
     static let checkpointPages = 8_000
 
-    /// The WAL size from which opening the ledger checkpoints it and restarts the log (three syncs, counted as
-    /// opening's): 4 MiB, about a thousand pages or fifty payments. The WAL is also truncated back to this size when
-    /// it restarts (`journal_size_limit`), so its size on disk says how much it holds.
+    /// How much log (its frames, counted from the file: ``LedgerFile/walFrames(_:)``) makes opening the ledger
+    /// checkpoint it and restart the log (three syncs, counted as opening's): 4 MiB, about a thousand pages or fifty
+    /// payments. The file itself keeps its size: it is allocated ahead of the log and reused in place (see
+    /// `SQLiteWALSpace.swift`), so its size does not say how much it holds.
     static let walBytesCheckpointedAtOpening: Int64 = 4 * 1_048_576
 
     /// Creates or checks the file, then opens it for writing, enables WAL and migrates. Every connection to the file
@@ -62,7 +63,7 @@ extension SQLitePaymentLedger {
                                 + "\(LedgerFile.describe(errno: code)).")
         }
 
-        let walBytes = LedgerFile.size(path + "-wal") ?? 0
+        let walFrames = LedgerFile.walFrames(path + "-wal")
         let db: SQLiteDatabase
         do {
             // Never creates: the file was made owner-only above.
@@ -84,10 +85,14 @@ extension SQLitePaymentLedger {
                 PRAGMA trusted_schema = OFF;
                 PRAGMA cell_size_check = ON;
                 PRAGMA temp_store = MEMORY;
-                PRAGMA wal_autocheckpoint = \(checkpointPages);
-                PRAGMA journal_size_limit = \(walBytesCheckpointedAtOpening);
                 """)
+            // The automatic checkpoint and the WAL allocated ahead of the log (see `SQLiteWALSpace.swift`); a new
+            // file's log starts empty.
+            let pageSize = Int(try db.scalarInteger("PRAGMA page_size") ?? 4_096)
+            let space = WALSpace(checkpointPages: checkpointPages, pageSize: pageSize, frames: walFrames ?? 0)
+            try db.installWALSpace(space)
             let migrated = try migrate(db, path: path)
+            let walBytes = Int64(walFrames ?? 0) * space.frameBytes
             let checkpointed = walBytes > walBytesCheckpointedAtOpening ? try checkpointAndRestart(db) : false
             // SQLite syncs the directory at the first sync of every WAL a connection opens (created or not), so
             // that its name is on disk. Unless the migration (a durable commit) or the checkpoint just synced the
@@ -144,7 +149,7 @@ extension SQLitePaymentLedger {
         let header = try checkBytes(path: path, size: LedgerFile.size(path) ?? size)
         // With no WAL frames beside it the file is the whole database: it must hold every page its header counts.
         // (With a WAL, pages past its end may be in the WAL, replayed below; a page in neither fails quick_check.)
-        let walHasFrames = (LedgerFile.size(path + "-wal") ?? 0) > 32
+        let walHasFrames = (LedgerFile.walFrames(path + "-wal") ?? 0) > 0
         if !walHasFrames, let size = LedgerFile.size(path) {
             let fields = SQLiteHeader(header)
             if fields.pageCount > 0, fields.pageCountIsValid, fields.pageCount * fields.pageSize > UInt64(size) {
