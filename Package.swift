@@ -99,7 +99,7 @@ let package = Package(
                     path: "Tests/TenderPreviewsTests"),
         .testTarget(
             name: "TenderUITests",
-            dependencies: ["TenderUI", "TenderTesting", "TenderStripe", "TenderStripeSimulator"],
+            dependencies: ["TenderUI", "TenderTesting", "TenderTestKit", "TenderStripe", "TenderStripeSimulator"],
             path: "Tests/TenderUITests"
         ),
 

@@ -50,6 +50,9 @@ public final class TerminalModel {
 
     private var discovery: Task<Void, Never>?
     @ObservationIgnored private var queueGeneration = 0
+    /// Reader actions (connect, install an update, disconnect) finished so far: a snapshot read while one finished
+    /// may hold the reader as it was before it, so ``load()`` reads it again.
+    @ObservationIgnored private var readerActions = 0
     /// Whether ``start()`` has subscribed to the facade's events (tests wait for it before sending any).
     @ObservationIgnored package private(set) var isFollowing = false
 
@@ -80,7 +83,15 @@ public final class TerminalModel {
     /// Reads the facade's snapshot into the model (``start()`` does it first; previews do it before they return).
     package func load() async {
         do {
-            apply(try await terminal.snapshot())
+            var snapshot: TerminalSnapshot
+            var reads = 0
+            repeat {
+                let actions = readerActions
+                snapshot = try await terminal.snapshot()
+                reads += 1
+                if readerActions == actions { break }
+            } while reads < 3
+            apply(snapshot)
         } catch {
             lastError = PaymentError.from(error)
         }
@@ -130,6 +141,7 @@ public final class TerminalModel {
             readerStatus = self.reader == nil ? .notConnected : .connected
             lastError = PaymentError.from(error)
         }
+        readerActions += 1
     }
 
     /// Installs the update the connected reader offers or requires (``softwareUpdate``), with progress in
@@ -145,6 +157,7 @@ public final class TerminalModel {
             updateProgress = nil
             lastError = PaymentError.from(error)
         }
+        readerActions += 1
     }
 
     /// Disconnects the reader.
@@ -156,6 +169,7 @@ public final class TerminalModel {
         } catch {
             lastError = PaymentError.from(error)
         }
+        readerActions += 1
     }
 
     /// Takes a payment, following it in ``paymentState`` and ``prompt``; returns the recorded session, or `nil` when

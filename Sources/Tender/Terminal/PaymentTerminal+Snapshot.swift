@@ -23,8 +23,8 @@ extension PaymentTerminal {
     /// The facade's current state: network, reader, offline queue and payments in progress. Start a screen from
     /// it, then follow ``events``.
     public func snapshot() async throws -> TerminalSnapshot {
-        let queue = try await queueStatus()
         let reader = await processor.connectedReader()
+        let queue = try await queueStatus()
         // The processor knows whether a reader is connected; the events say how a connection in progress goes (an
         // event handled late never turns a connected reader back into "connecting").
         let status: ReaderConnectionStatus = switch readerState.status {

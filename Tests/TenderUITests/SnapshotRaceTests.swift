@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import Tender
+import TenderTestKit
+import TenderTesting
+@testable import TenderUI
+
+/// A snapshot read while a reader action finishes holds the reader as it was before the action: applied after it,
+/// it would undo what the action showed (the update just installed shown as required again). Seen as a flaky
+/// preview scenario under load; made deterministic here by holding the snapshot's queue read.
+@MainActor
+@Suite("TerminalModel: a snapshot read across a reader action")
+struct SnapshotRaceTests {
+    /// A one-shot latch: `wait()` parks until `open()`.
+    actor Latch {
+        private var isOpen = false
+        private var waiters: [CheckedContinuation<Void, Never>] = []
+        private(set) var arrived = false
+        func wait() async {
+            arrived = true
+            if isOpen { return }
+            await withCheckedContinuation { waiters.append($0) }
+        }
+        func open() {
+            isOpen = true
+            waiters.forEach { $0.resume() }
+            waiters = []
+        }
+    }
+
+    @Test("an update installed while a snapshot is being read stays installed: the model reads the snapshot again")
+    func updateInstalledDuringALoad() async throws {
+        let processor = InMemoryPaymentProcessor()
+        let ledger = FaultInjectingLedger(wrapping: InMemoryPaymentLedger())
+        let terminal = PaymentTerminal(processor: processor, ledger: ledger, scope: uiScope)
+        let reader = try #require(try await terminal.discoverReaders(timeout: 1).first)
+        _ = try await terminal.connectReader(reader)
+        processor.injectReaderFault(.updateRequired)
+        let model = TerminalModel(terminal: terminal)
+        await model.load()
+        #expect(model.softwareUpdate?.isRequired == true)
+
+        // A second load reads the reader (update required), then waits in the queue read.
+        let latch = Latch()
+        ledger.holdNextStoredSummary { await latch.wait() }
+        let loading = Task { await model.load() }
+        for _ in 0..<5_000 where !(await latch.arrived) { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(await latch.arrived)
+        // Meanwhile the update is installed.
+        await model.installUpdate()
+        #expect(model.softwareUpdate == nil && model.lastError == nil)
+        // The held snapshot comes back: it must not show the update as required again.
+        await latch.open()
+        await loading.value
+        #expect(model.softwareUpdate == nil, "a snapshot older than the install undid it")
+        #expect(await terminal.connectedReader()?.availableUpdate == nil)
+    }
+}
