@@ -10,23 +10,6 @@ private func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .
 /// Two reads of the queue overlap (the facade is reentrant while the ledger answers): the older answer, arriving
 /// last, must not be sent after the newer one, or an app would show the queue going back in time.
 @Suite struct QueueEventOrderTests {
-    /// A one-shot latch: `wait()` parks until `open()`.
-    actor Latch {
-        private var isOpen = false
-        private var waiters: [CheckedContinuation<Void, Never>] = []
-        private(set) var arrived = false
-        func wait() async {
-            arrived = true
-            if isOpen { return }
-            await withCheckedContinuation { waiters.append($0) }
-        }
-        func open() {
-            isOpen = true
-            waiters.forEach { $0.resume() }
-            waiters = []
-        }
-    }
-
     @Test("a queue snapshot read before a newer one was sent is dropped, never sent after it")
     func staleSnapshotDropped() async throws {
         let processor = InMemoryPaymentProcessor()
@@ -45,7 +28,7 @@ private func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .
         _ = try await terminal.takePayment(PaymentRequest(amount: usd(1_000), reference: "q-1",
                                                           offlinePolicy: .forceOffline))
         // The first report reads the queue (one stored) and is held there.
-        let latch = Latch()
+        let latch = TestLatch()
         ledger.holdNextStoredSummary { await latch.wait() }
         let first = Task { await terminal.handle(.offlineQueueChanged) }
         for _ in 0..<5_000 where !(await latch.arrived) { try await Task.sleep(nanoseconds: 1_000_000) }

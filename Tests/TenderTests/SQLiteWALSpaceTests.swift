@@ -37,13 +37,13 @@ struct SQLiteWALSpaceTests: SQLiteLedgerFixtures {
             }
             #expect(commits == 450)
             // Without the allocation every commit past the file's end grows it (450 growths for 450 commits).
-            #expect(growths <= 12, "the WAL grew \(growths) times in \(commits) commits")
+            #expect(growths * 10 <= commits, "the WAL grew \(growths) times in \(commits) commits")
             let frames = try #require(LedgerFile.walFrames(url.path + "-wal"))
             #expect(size - (WALSpace.headerBytes + Int64(frames) * 4_120) > 0, "room is left past the log")
             await ledger.close()
 
             // The zeros past the log are never read as frames: everything reopens (and, the log being past 4 MiB,
-            // opening checkpoints it and restarts it in the same file).
+            // opening checkpoints it and restarts it in the same file, extending nothing).
             let reopened = try await SQLitePaymentLedger.open(url: url)
             #expect(try await reopened.allSessions(scope: shop).count == 150)
             #expect(try await reopened.session(reference: "p-149", scope: shop)?.state == .processing)

@@ -11,23 +11,6 @@ import TenderTesting
 @MainActor
 @Suite("TerminalModel: a snapshot read across a reader action")
 struct SnapshotRaceTests {
-    /// A one-shot latch: `wait()` parks until `open()`.
-    actor Latch {
-        private var isOpen = false
-        private var waiters: [CheckedContinuation<Void, Never>] = []
-        private(set) var arrived = false
-        func wait() async {
-            arrived = true
-            if isOpen { return }
-            await withCheckedContinuation { waiters.append($0) }
-        }
-        func open() {
-            isOpen = true
-            waiters.forEach { $0.resume() }
-            waiters = []
-        }
-    }
-
     @Test("an update installed while a snapshot is being read stays installed: the model reads the snapshot again")
     func updateInstalledDuringALoad() async throws {
         let processor = InMemoryPaymentProcessor()
@@ -41,7 +24,7 @@ struct SnapshotRaceTests {
         #expect(model.softwareUpdate?.isRequired == true)
 
         // A second load reads the reader (update required), then waits in the queue read.
-        let latch = Latch()
+        let latch = TestLatch()
         ledger.holdNextStoredSummary { await latch.wait() }
         let loading = Task { await model.load() }
         for _ in 0..<5_000 where !(await latch.arrived) { try await Task.sleep(nanoseconds: 1_000_000) }

@@ -251,6 +251,8 @@ final class SQLiteDatabase {
         var done: Int32 = 0
         let rc = sqlite3_wal_checkpoint_v2(db, "main", mode, &frames, &done)
         guard rc == SQLITE_OK else { throw error(db) }
+        // All of it copied: the next commit restarts the log at its first frame.
+        if done == frames { walSpace?.frames = 0 }
         return (Int(frames), Int(done))
     }
 
@@ -264,12 +266,15 @@ final class SQLiteDatabase {
     /// Runs `body` in one `BEGIN IMMEDIATE … COMMIT` write transaction, rolled back if it throws. A `durable`
     /// transaction commits with `synchronous = FULL` (the WAL is synced before this returns); otherwise with
     /// `NORMAL` (committed, and synced with the next durable commit or checkpoint).
-    func writeTransaction<T>(durable: Bool, _ body: () throws -> T) throws -> T {
+    ///
+    /// A small transaction first extends the WAL ahead of the log if it is near the file's end (``allocateWALAhead()``);
+    /// a large one (`small: false`: a batch) writes past any such step anyway, so it appends as it is.
+    func writeTransaction<T>(durable: Bool, small: Bool = true, _ body: () throws -> T) throws -> T {
         try setSynchronous(durable ? .full : .normal)
         let before = handle.map { sqlite3_total_changes64($0) } ?? 0
         let result = try transaction("BEGIN IMMEDIATE") {
             // Best effort: a WAL that cannot grow ahead (a full disk) fails the commit itself, with SQLite's error.
-            try? allocateWALAhead()
+            if small { try? allocateWALAhead() }
             return try body()
         }
         if let handle, sqlite3_total_changes64(handle) != before { hasUnsyncedCommits = !durable }

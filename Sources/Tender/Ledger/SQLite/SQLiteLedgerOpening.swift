@@ -86,10 +86,10 @@ extension SQLitePaymentLedger {
                 PRAGMA cell_size_check = ON;
                 PRAGMA temp_store = MEMORY;
                 """)
-            // The automatic checkpoint and the WAL allocated ahead of the log (see `SQLiteWALSpace.swift`); a new
-            // file's log starts empty.
+            // The automatic checkpoint and the WAL allocated ahead of the log (see `SQLiteWALSpace.swift`). Opening
+            // extends nothing: the log's length is set once it is open (unless a commit here told it first).
             let pageSize = Int(try db.scalarInteger("PRAGMA page_size") ?? 4_096)
-            let space = WALSpace(checkpointPages: checkpointPages, pageSize: pageSize, frames: walFrames ?? 0)
+            let space = WALSpace(checkpointPages: checkpointPages, pageSize: pageSize, frames: nil)
             try db.installWALSpace(space)
             let migrated = try migrate(db, path: path)
             let walBytes = Int64(walFrames ?? 0) * space.frameBytes
@@ -98,6 +98,7 @@ extension SQLitePaymentLedger {
             // that its name is on disk. Unless the migration (a durable commit) or the checkpoint just synced the
             // WAL, that sync is made here, where it is opening's cost, and not in the first payment's commit.
             if !migrated && !checkpointed { try db.syncWAL() }
+            if space.frames == nil { space.frames = walFrames ?? 0 }
         } catch let error as PaymentError {
             throw error
         } catch let error as SQLiteError {

@@ -11,7 +11,7 @@ import CSQLite
 //
 // So, inside a write transaction (SQLite's WAL write lock held: no other connection can be writing frames), when
 // the log's end comes near the end of the file, the file is extended with zeros, through SQLite's own file object
-// (`SQLITE_FCNTL_JOURNAL_POINTER`, so a test VFS sees the writes), in steps of 256 KiB to 1 MiB, up to the most the
+// (`SQLITE_FCNTL_JOURNAL_POINTER`, so a test VFS sees the writes), 256 KiB at a time, up to the most the
 // log holds between checkpoints. The zeros are not synced on their own: the transaction's commit syncs them with
 // its frames. Zeros past the log are what SQLite itself leaves past a restarted log — bytes it never reads as frames
 // (a frame counts only with the header's salts and a matching checksum). `journal_size_limit` is that same size, so
@@ -49,11 +49,11 @@ final class WALSpace {
     var logEnd: Int64? { frames.map { Self.headerBytes + Int64($0) * frameBytes } }
 
     /// How far to extend a file of `size` bytes before the next commit, or `nil` to leave it: when fewer than 32
-    /// frames (about two payments) are left past the log, by half the log's length, between 256 KiB and 1 MiB.
+    /// frames (about two payments) are left past the log, by 256 KiB (about four payments). Small steps: a large
+    /// transaction (a batch of forwarding results) appends past them as it always did, and pays for few zeros.
     func target(fileSize size: Int64) -> Int64? {
         guard let end = logEnd, size < capacity, end + 32 * frameBytes > size else { return nil }
-        let step = min(max(end / 2, 256 * 1_024), 1_024 * 1_024)
-        let target = min(capacity, max(size, end) + step)
+        let target = min(capacity, max(size, end) + 256 * 1_024)
         return target > size ? target : nil
     }
 
