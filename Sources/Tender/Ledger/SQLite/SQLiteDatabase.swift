@@ -14,7 +14,8 @@ final class SQLiteDatabase {
     private var vfsOwner: (any AnyObject & Sendable)?
     /// The `synchronous` level last set on the connection (`nil`: SQLite's default, not set by Tender).
     private(set) var synchronous: Synchronous?
-    /// The WAL's frames and allocated space (see `SQLiteWALSpace.swift`), once ``installWALSpace(_:)`` was called.
+    /// The WAL's frames and its size between checkpoints (see `SQLiteWALSpace.swift`), once ``installWALSpace(_:)``
+    /// was called.
     var walSpace: WALSpace?
 
     /// Opens a connection. `flags` are `SQLITE_OPEN_*`; the file is never created unless they say so. Every file of
@@ -266,17 +267,10 @@ final class SQLiteDatabase {
     /// Runs `body` in one `BEGIN IMMEDIATE … COMMIT` write transaction, rolled back if it throws. A `durable`
     /// transaction commits with `synchronous = FULL` (the WAL is synced before this returns); otherwise with
     /// `NORMAL` (committed, and synced with the next durable commit or checkpoint).
-    ///
-    /// A small transaction first extends the WAL ahead of the log if it is near the file's end (``allocateWALAhead()``);
-    /// a large one (`small: false`: a batch) writes past any such step anyway, so it appends as it is.
-    func writeTransaction<T>(durable: Bool, small: Bool = true, _ body: () throws -> T) throws -> T {
+    func writeTransaction<T>(durable: Bool, _ body: () throws -> T) throws -> T {
         try setSynchronous(durable ? .full : .normal)
         let before = handle.map { sqlite3_total_changes64($0) } ?? 0
-        let result = try transaction("BEGIN IMMEDIATE") {
-            // Best effort: a WAL that cannot grow ahead (a full disk) fails the commit itself, with SQLite's error.
-            if small { try? allocateWALAhead() }
-            return try body()
-        }
+        let result = try transaction("BEGIN IMMEDIATE", body)
         if let handle, sqlite3_total_changes64(handle) != before { hasUnsyncedCommits = !durable }
         return result
     }

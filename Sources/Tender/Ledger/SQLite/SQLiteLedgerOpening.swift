@@ -41,7 +41,7 @@ extension SQLitePaymentLedger {
 
     /// How much log (its frames, counted from the file: ``LedgerFile/walFrames(_:)``) makes opening the ledger
     /// checkpoint it and restart the log (three syncs, counted as opening's): 4 MiB, about a thousand pages or fifty
-    /// payments. The file itself keeps its size: it is allocated ahead of the log and reused in place (see
+    /// payments. The file itself keeps its size when the log restarts (it is reused in place, see
     /// `SQLiteWALSpace.swift`), so its size does not say how much it holds.
     static let walBytesCheckpointedAtOpening: Int64 = 4 * 1_048_576
 
@@ -86,8 +86,8 @@ extension SQLitePaymentLedger {
                 PRAGMA cell_size_check = ON;
                 PRAGMA temp_store = MEMORY;
                 """)
-            // The automatic checkpoint and the WAL allocated ahead of the log (see `SQLiteWALSpace.swift`). Opening
-            // extends nothing: the log's length is set once it is open (unless a commit here told it first).
+            // The automatic checkpoint and the WAL reused in place (see `SQLiteWALSpace.swift`); the log's length is
+            // set once the file is open (unless a commit here told it first).
             let pageSize = Int(try db.scalarInteger("PRAGMA page_size") ?? 4_096)
             let space = WALSpace(checkpointPages: checkpointPages, pageSize: pageSize, frames: nil)
             try db.installWALSpace(space)

@@ -19,11 +19,10 @@ import CSQLite
 ///   (part of the ledger, replayed by the next opening), opening checkpoints a WAL holding more than 4 MiB of log,
 ///   and the automatic checkpoint runs only past 32 MiB, for an app that keeps the ledger open for days.
 ///   ``checkpoint()`` makes the file stand alone.
-/// - **Syncs that overwrite**: the `-wal` file is allocated ahead of the log (zeros, written inside a write
-///   transaction and synced with its commit) up to about 32 MiB, and a restarted log reuses it in place, so a
-///   commit's sync rewrites allocated bytes instead of growing the file (growing it makes every sync also record the
-///   file's new size: about twice the cost, measured). The `-wal` file thus stays at up to about 32 MiB on disk;
-///   ``checkpoint()`` empties it.
+/// - **Syncs that overwrite**: a restarted log reuses the `-wal` file in place, up to about 32 MiB (a checkpoint's
+///   worth of log), so after the file's first checkpoint a commit's sync rewrites allocated bytes instead of growing
+///   the file (growing it makes every sync also record the file's new size: about twice the cost, measured). The
+///   `-wal` file thus stays at up to about 32 MiB on disk; ``checkpoint()`` empties it.
 /// - **Atomic**: every write is one `BEGIN IMMEDIATE … COMMIT` transaction: the session row (compare-and-set on the
 ///   expected state, with the same rules as `SessionChange/apply(to:)`), its append-only transition rows, and the
 ///   stored-payment aggregates move together. Forwarding results (many changes in one batch) are applied with
@@ -166,10 +165,6 @@ public actor SQLitePaymentLedger: PaymentLedger {
         }
     }
 
-    /// The most changes or sessions a batch may hold and still extend the WAL ahead of its commit (a payment's
-    /// outcome with its intermediate states is a few); a larger batch writes past the step and appends.
-    static let smallBatch = 16
-
     // MARK: Sessions
 
     /// Records a new session, its transitions so far, and its effect on the stored aggregates, in one durable
@@ -188,7 +183,7 @@ public actor SQLitePaymentLedger: PaymentLedger {
     ///   recorded); ``PaymentError/Code/ledgerUnavailable`` if SQLite fails.
     package func insertBatch(_ sessions: [PaymentSession]) throws {
         try guarded("insert \(sessions.count) sessions") {
-            try db.writeTransaction(durable: options.syncsWriteAhead, small: sessions.count <= Self.smallBatch) {
+            try db.writeTransaction(durable: options.syncsWriteAhead) {
                 for session in sessions { try insertRow(session) }
             }
         }
@@ -278,17 +273,13 @@ public actor SQLitePaymentLedger: PaymentLedger {
         return try guarded("record \(changes.count) changes") {
             if let batch = SetBasedBatch(changes) {
                 do {
-                    return try db.writeTransaction(durable: durable, small: changes.count <= Self.smallBatch) {
-                        try applySetBased(batch, scope: scope)
-                    }
+                    return try db.writeTransaction(durable: durable) { try applySetBased(batch, scope: scope) }
                 } catch is SetBasedBatch.Mismatch {
                     // Some payment was not in its expected state, or missing: the row path below fails with the
                     // same error as it would have alone (or succeeds if another process just moved it).
                 }
             }
-            return try db.writeTransaction(durable: durable, small: changes.count <= Self.smallBatch) {
-                try applyRows(changes, scope: scope)
-            }
+            return try db.writeTransaction(durable: durable) { try applyRows(changes, scope: scope) }
         }
     }
 
