@@ -53,6 +53,8 @@ public final class TerminalModel {
     /// Reader actions (connect, install an update, disconnect) finished so far: a snapshot read while one finished
     /// may hold the reader as it was before it, so ``load()`` reads it again.
     @ObservationIgnored private var readerActions = 0
+    /// The version ``installUpdate()`` last installed: a late announcement of it is not shown again.
+    @ObservationIgnored private var installedVersion: String?
     /// Whether ``start()`` has subscribed to the facade's events (tests wait for it before sending any).
     @ObservationIgnored package private(set) var isFollowing = false
 
@@ -149,7 +151,9 @@ public final class TerminalModel {
     public func installUpdate() async {
         lastError = nil
         do {
+            let installing = await terminal.connectedReader()?.availableUpdate?.version ?? softwareUpdate?.version
             try await terminal.installReaderUpdate()
+            installedVersion = installing ?? installedVersion
             softwareUpdate = nil
             updateProgress = nil
             reader = await terminal.connectedReader() ?? reader
@@ -302,7 +306,9 @@ public final class TerminalModel {
             readerStatus = .notConnected
         case .readerReconnectStarted: readerStatus = .reconnecting
         case .readerReconnectSucceeded: readerStatus = .connected
-        case .softwareUpdateAvailable(let update): softwareUpdate = update
+        case .softwareUpdateAvailable(let update):
+            // An announcement that arrives after this model installed that very version is stale.
+            if update.version != installedVersion { softwareUpdate = update }
         case .softwareUpdateProgress(let progress): updateProgress = progress
         case .softwareUpdateFinished(let error):
             updateProgress = nil

@@ -38,4 +38,23 @@ struct SnapshotRaceTests {
         #expect(model.softwareUpdate == nil, "a snapshot older than the install undid it")
         #expect(await terminal.connectedReader()?.availableUpdate == nil)
     }
+
+    @Test("an announcement of the version just installed, arriving late, does not show it again; a newer one does")
+    func lateAnnouncementOfTheInstalledVersion() async throws {
+        let processor = InMemoryPaymentProcessor()
+        let terminal = PaymentTerminal(processor: processor, scope: uiScope)
+        let reader = try #require(try await terminal.discoverReaders(timeout: 1).first)
+        _ = try await terminal.connectReader(reader)
+        processor.injectReaderFault(.updateRequired)
+        let model = TerminalModel(terminal: terminal)
+        await model.load()
+        let update = try #require(model.softwareUpdate)
+        await model.installUpdate()
+        #expect(model.softwareUpdate == nil && model.lastError == nil)
+        model.apply(.processor(.softwareUpdateAvailable(update)))
+        #expect(model.softwareUpdate == nil, "the update just installed came back as available")
+        let newer = ReaderSoftwareUpdate(version: update.version + ".1", isRequired: false)
+        model.apply(.processor(.softwareUpdateAvailable(newer)))
+        #expect(model.softwareUpdate == newer)
+    }
 }
