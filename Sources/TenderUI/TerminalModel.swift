@@ -73,9 +73,10 @@ public final class TerminalModel {
     /// facade is gone. Call it once per model (SwiftUI: `.task { await model.start() }`).
     public func start() async {
         let events = terminal.events  // subscribe first: nothing sent after the snapshot is missed
-        isFollowing = true
         defer { isFollowing = false }
         await load()
+        // Following from here: the first snapshot is applied (a test waiting for this never races it).
+        isFollowing = true
         for await event in events {
             apply(event)
             if Task.isCancelled { return }
