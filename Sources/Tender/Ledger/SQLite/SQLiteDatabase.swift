@@ -252,8 +252,6 @@ final class SQLiteDatabase {
         var done: Int32 = 0
         let rc = sqlite3_wal_checkpoint_v2(db, "main", mode, &frames, &done)
         guard rc == SQLITE_OK else { throw error(db) }
-        // All of it copied: the next commit restarts the log at its first frame.
-        if done == frames { walSpace?.frames = 0 }
         return (Int(frames), Int(done))
     }
 

@@ -86,8 +86,7 @@ extension SQLitePaymentLedger {
                 PRAGMA cell_size_check = ON;
                 PRAGMA temp_store = MEMORY;
                 """)
-            // The automatic checkpoint and the WAL reused in place (see `SQLiteWALSpace.swift`); the log's length is
-            // set once the file is open (unless a commit here told it first).
+            // The automatic checkpoint and the WAL reused in place (see `SQLiteWALSpace.swift`).
             let pageSize = Int(try db.scalarInteger("PRAGMA page_size") ?? 4_096)
             let space = WALSpace(checkpointPages: checkpointPages, pageSize: pageSize, frames: nil)
             try db.installWALSpace(space)
@@ -98,7 +97,6 @@ extension SQLitePaymentLedger {
             // that its name is on disk. Unless the migration (a durable commit) or the checkpoint just synced the
             // WAL, that sync is made here, where it is opening's cost, and not in the first payment's commit.
             if !migrated && !checkpointed { try db.syncWAL() }
-            if space.frames == nil { space.frames = walFrames ?? 0 }
         } catch let error as PaymentError {
             throw error
         } catch let error as SQLiteError {

@@ -28,7 +28,7 @@ final class WALSpace {
     /// The most the file holds between checkpoints: a log of ``checkpointPages`` frames and some room for the
     /// transaction that crosses it. The connection's `journal_size_limit`: a restarted log keeps the file this long.
     let capacity: Int64
-    /// The frames in the log after the last commit, if known (counted from the file at opening, then the hook's).
+    /// The frames in the log after the last commit in this connection (the hook's count), `nil` before one.
     var frames: Int?
 
     init(checkpointPages: Int, pageSize: Int, frames: Int?) {
