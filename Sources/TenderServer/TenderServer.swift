@@ -7,9 +7,8 @@ public import TenderWire
 ///
 /// ```swift
 /// let server = TenderServer(
-///     stripe: StripeServerClient(secretKey: Credential(stripeKey)),
-///     square: SquareServerClient(accessToken: Credential(squareToken)))
-/// let stripe = StripeProcessor(client: bridge, captureService: server)
+///     stripe: StripeServerClient(secretKey: Credential(env["STRIPE_SECRET_KEY"]!)),
+///     square: SquareServerClient(accessToken: Credential(env["SQUARE_ACCESS_TOKEN"]!)))
 /// ```
 public struct TenderServer: PaymentCaptureService, PaymentRefundService, CustomStringConvertible {
     /// The Stripe client, if this server serves Stripe merchants.

@@ -5,7 +5,7 @@ import Foundation
 /// processor call, and reporting everything as ``TenderEvents``.
 ///
 /// ```swift
-/// let terminal = PaymentTerminal(processor: StripeProcessor(client: simulator, captureService: server),
+/// let terminal = PaymentTerminal(processor: processor,          // StripeProcessor.terminal(…), SquareProcessor.mobilePayments(…)
 ///                                ledger: try await SQLitePaymentLedger.open(url: ledgerURL),
 ///                                scope: LedgerScope(merchantID: "acct_1", locationID: "tml_1"),
 ///                                limits: .single(perPayment: Money(minorUnits: 10_000, currency: .usd),

@@ -50,7 +50,7 @@ import CSQLite
 ///   the main actor. Opening is `async` for the same reason.
 ///
 /// ```swift
-/// let ledger = try await SQLitePaymentLedger.open(url: appSupport.appendingPathComponent("tender-ledger.sqlite"))
+/// let ledger = try await SQLitePaymentLedger.open(url: applicationSupport.appending(path: "tender-ledger.sqlite"))
 /// ```
 public actor SQLitePaymentLedger: PaymentLedger {
     /// The SQLite `application_id` that marks a Tender ledger: `0x54454E44`, "TEND" in ASCII.
