@@ -8,12 +8,19 @@ import TenderTesting
 /// directly) and two durable commits (`synchronous=FULL`) of plain SQLite — the write-ahead record before the
 /// vendor is asked, the outcome after — writing the same bytes the ledger records for the payment (the session at
 /// creation and at its outcome, encoded as the ledger encodes them).
+///
+/// `indexed`: the same, with the two secondary indexes any ledger of this design needs and the plain floor does not
+/// have — payments by state (what recovery and the queue poller look for) and by processor payment id (what a
+/// forwarding result names) — and those two columns written. Reported as `payment_floor_indexed_ratio`: what those
+/// indexes alone cost, measured against the floor, to show how much of `payment_floor_ratio`'s target any ledger
+/// that can answer those queries leaves.
 final class PaymentFloorBaseline {
     private let simulator: StripeSimulator
     private let raw: RawSQLite
     private let insert: OpaquePointer
     private let update: OpaquePointer
     private var index = 0
+    private let indexed: Bool
     /// The two records, the session's reference replaced by `{ref}`.
     let created: String
     let outcome: String
@@ -22,16 +29,30 @@ final class PaymentFloorBaseline {
     private let createdPieces: [String]
     private let outcomePieces: [String]
 
-    init(simulator: StripeSimulator, path: String, created: String, outcome: String) async throws {
+    init(simulator: StripeSimulator, path: String, created: String, outcome: String, indexed: Bool = false)
+        async throws {
         self.simulator = simulator
+        self.indexed = indexed
         self.created = created
         self.outcome = outcome
         createdPieces = created.components(separatedBy: "{ref}")
         outcomePieces = outcome.components(separatedBy: "{ref}")
         raw = try RawSQLite(path: path, durable: true)
-        try raw.exec("CREATE TABLE payments (reference TEXT PRIMARY KEY, session TEXT NOT NULL)")
-        insert = try raw.prepare("INSERT INTO payments (reference, session) VALUES (?, ?)")
-        update = try raw.prepare("UPDATE payments SET session = ? WHERE reference = ?")
+        if indexed {
+            try raw.exec("""
+                CREATE TABLE payments (reference TEXT PRIMARY KEY, state TEXT NOT NULL, processor_id TEXT,
+                                       session TEXT NOT NULL);
+                CREATE INDEX payments_by_state ON payments (state);
+                CREATE INDEX payments_by_processor_id ON payments (processor_id) WHERE processor_id IS NOT NULL;
+                """)
+            insert = try raw.prepare("INSERT INTO payments (reference, state, session) VALUES (?, 'created', ?)")
+            update = try raw.prepare(
+                "UPDATE payments SET session = ?, state = 'succeeded', processor_id = ? WHERE reference = ?")
+        } else {
+            try raw.exec("CREATE TABLE payments (reference TEXT PRIMARY KEY, session TEXT NOT NULL)")
+            insert = try raw.prepare("INSERT INTO payments (reference, session) VALUES (?, ?)")
+            update = try raw.prepare("UPDATE payments SET session = ? WHERE reference = ?")
+        }
         let reader = Stripe.SimulatorConfiguration.defaultReaders[0]
         _ = try await simulator.connectReader(reader, connectionConfig: Stripe.BluetoothConnectionConfiguration(
             locationId: "tml_bench", autoReconnectOnUnexpectedDisconnect: true, delegate: SilentReaderDelegate()))
@@ -60,7 +81,8 @@ final class PaymentFloorBaseline {
         guard let confirmed = box.current, confirmed.status == .succeeded else {
             throw BenchError("floor payment ended \(String(describing: box.current?.status))")
         }
-        try raw.run(update, [outcomePieces.joined(separator: reference), reference])
+        let outcome = outcomePieces.joined(separator: reference)
+        try raw.run(update, indexed ? [outcome, confirmed.stripeId ?? reference, reference] : [outcome, reference])
     }
 }
 
@@ -88,7 +110,7 @@ struct PaymentFloor {
             .replacingOccurrences(of: session.reference, with: "{ref}")
     }
 
-    func measure() async throws -> RatioResult {
+    func measure() async throws -> [RatioResult] {
         let processor = StripeProcessor(client: simulator(), captureService: NoCaptureService(), configuration: .withSimulatedReaders)
         guard let found = try await processor.discoverReaders(timeout: 5).first else { throw BenchError("no reader") }
         _ = try await processor.connectReader(found, locationID: "tml_bench")
@@ -112,6 +134,9 @@ struct PaymentFloor {
         let baseline = try await PaymentFloorBaseline(
             simulator: simulator(), path: directory.appendingPathComponent("floor-raw.sqlite").path,
             created: try encoded(created), outcome: try encoded(sample))
+        let indexedBaseline = try await PaymentFloorBaseline(
+            simulator: simulator(), path: directory.appendingPathComponent("floor-indexed.sqlite").path,
+            created: try encoded(created), outcome: try encoded(sample), indexed: true)
 
         // A shop's steady state, not a new file's first hour: both sides first take enough payments to pass the
         // first restart of their WAL (the ledger's after 8,000 pages, about 550 payments; plain SQLite's after its
@@ -120,6 +145,7 @@ struct PaymentFloor {
         for _ in 0..<Self.warmUpPayments {
             _ = try await pay()
             try await baseline.pay()
+            try await indexedBaseline.pay()
         }
 
         let trials = Interleaved(minTrials: quick ? 10 : 100, maxTrials: quick ? 40 : 3_000, timeCap: quick ? 1 : 25)
@@ -130,6 +156,12 @@ struct PaymentFloor {
             baseline: { try await timed { for _ in 0..<block { try await baseline.pay() } } / Double(block) },
             subject: { try await timed { for _ in 0..<block { _ = try await pay() } } / Double(block) })
         await ledger.close()
-        return result
+        let indexes = try await trials.measure(
+            "payment_floor_indexed_ratio", target: nil,
+            detail: { String(format: "%.3f ms vs %.3f ms per payment: the floor with indexes by state and by "
+                             + "processor id (what recovery and forwarding look up) vs the floor", $0 * 1e3, $1 * 1e3) },
+            baseline: { try await timed { for _ in 0..<block { try await baseline.pay() } } / Double(block) },
+            subject: { try await timed { for _ in 0..<block { try await indexedBaseline.pay() } } / Double(block) })
+        return [result, indexes]
     }
 }

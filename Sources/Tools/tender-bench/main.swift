@@ -60,9 +60,9 @@ if runs("overhead_ratio", "adapter_only_ratio") {
     let overhead = try await AdapterOverhead(quick: quick).measure()
     report.ratios += [overhead.facade, overhead.adapter]
 }
-if runs("payment_floor_ratio") {
+if runs("payment_floor_ratio", "payment_floor_indexed_ratio") {
     progress("a payment through the facade and the SQLite ledger vs the simulator's calls and two raw durable commits")
-    report.ratios.append(try await PaymentFloor(directory: directory, quick: quick).measure())
+    report.ratios += try await PaymentFloor(directory: directory, quick: quick).measure()
 }
 if runs("cold_start_ratio") {
     progress("opening a ledger of \(large) payments and recovering to ready vs a raw open and read")
