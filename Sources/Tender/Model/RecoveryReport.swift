@@ -3,7 +3,8 @@
 public struct RecoveryReport: Hashable, Sendable {
     /// Sessions found in a non-final state (collecting, processing, outcome unknown, stored offline…).
     public var examined: Int
-    /// The state changes recovery made, from what the processor holds.
+    /// The state changes recovery made from what the processor holds: each a payment it settled. A payment it
+    /// could only mark ``PaymentState/outcomeUnknown`` is in ``unresolved``, not here.
     public var resolved: [PaymentStateChange]
     /// References whose outcome could not be established. They stay ``PaymentState/outcomeUnknown`` and are
     /// never charged again under a new reference; retrying the same reference continues the same payment.

@@ -17,7 +17,8 @@ extension PaymentTerminal {
     ///     be in the payment's currency and at most the authorized total; a processor that cannot capture part of an
     ///     authorization (Square's `CompletePayment` takes no amount) accepts only the total.
     /// - Throws: ``PaymentError/Code/invalidState`` when the payment is not ready to capture (stored and not yet
-    ///   forwarded, already captured, expired or needing reauthorization), ``PaymentError/Code/invalidAmount`` for
+    ///   forwarded, already captured or expired), ``PaymentError/Code/reauthorizationRequired`` when its
+    ///   authorization must be renewed first, ``PaymentError/Code/invalidAmount`` for
     ///   an amount the processor cannot capture, ``PaymentError/Code/authorizationExpired`` when the vendor says the
     ///   authorization expired (recorded as such), or the processor's capture error.
     public func capture(reference: String, amount: Money? = nil) async throws -> PaymentSession {

@@ -77,7 +77,9 @@ extension PaymentTerminal {
     /// Adds a recorded session's outcome to the report.
     private func note(_ session: PaymentSession, _ changes: [SessionChange], in report: inout RecoveryReport) {
         let to = changes.last?.newState ?? session.state
-        if to != session.state {
+        // Resolved means settled from what the processor holds: a payment recovery could only mark unknown is
+        // unresolved, and only that.
+        if to != session.state, to != .outcomeUnknown {
             report.resolved.append(PaymentStateChange(reference: session.reference, from: session.state, to: to,
                                                       at: changes.last?.at ?? clock.now()))
         }
