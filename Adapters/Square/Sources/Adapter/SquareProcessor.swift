@@ -230,14 +230,26 @@ public actor SquareProcessor: PaymentProcessor {
     /// guide: queued payments "remain on the device when … a seller logs out of your application"; they upload
     /// only once that seller signs in on this device again, and Square advises checking for queued payments before
     /// `deauthorize()` "so that you can alert the seller about any unprocessed payments".
+    ///
+    /// At risk are the queue's `queued` payments and those whose upload Square could not verify (`unknown`). A queue
+    /// that cannot be read (`OfflinePaymentQueueError.unexpected`) refuses too: nothing proves it empty. (Not being
+    /// signed in, or a Sandbox account, where Square stores nothing offline, proves it.)
     /// - Throws: ``PaymentError/Code/unforwardedPaymentsAtRisk``.
     public func deauthorize(acceptingQueuedPayments: Bool = false) async throws(PaymentError) {
         if !acceptingQueuedPayments {
-            let queued = ((try? await client.paymentManager.offlinePaymentQueue.getPayments()) ?? [])
-                .filter { $0.status == .queued }
-            if !queued.isEmpty {
+            let payments: [Square.OfflinePayment]
+            do {
+                payments = try await client.paymentManager.offlinePaymentQueue.getPayments()
+            } catch .notAuthorized, .unsupportedSandboxEnvironment {
+                payments = []
+            } catch {
+                throw PaymentError(.unforwardedPaymentsAtRisk, recovery: .waitAndRetry, phase: .authorization,
+                                   message: "Square's offline queue could not be read (\(error)), so nothing shows that every offline payment is uploaded; signing out now could leave some behind. Try again, or sign out accepting that risk.")
+            }
+            let atRisk = payments.filter { $0.status == .queued || $0.status == .unknown }
+            if !atRisk.isEmpty {
                 throw PaymentError(.unforwardedPaymentsAtRisk, recovery: .goOnline, phase: .authorization,
-                                   message: "\(queued.count) offline payments are not uploaded yet. Square keeps them on this device after signing out, but uploads them only once this seller signs in here again; let them upload first.")
+                                   message: "\(atRisk.count) offline payments are not uploaded yet (or their upload is not verified). Square keeps them on this device after signing out, but uploads them only once this seller signs in here again; let them upload first.")
             }
         }
         await client.authorizationManager.deauthorize()

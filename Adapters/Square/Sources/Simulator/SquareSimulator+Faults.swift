@@ -57,6 +57,10 @@ extension SquareSimulator {
         }
     }
 
+    /// Makes the next `count` reads of the offline queue (`getPayments`, `getTotalStoredPaymentsAmount`) fail with
+    /// `OfflinePaymentQueueError.unexpected`, an error Square documents without saying when it happens.
+    package func injectQueueReadFailures(_ count: Int = 1) { queueReadFailures += count }
+
     /// Injects a fault into the next upload (faults queue up, one per upload).
     package func injectUploadFault(_ fault: UploadFault) { uploadFaults.append(fault) }
 

@@ -188,6 +188,10 @@ extension SquareSimulator {
     // MARK: Scope
 
     func queueScope() throws(Square.OfflinePaymentQueueError) -> (Seller, Square.Location) {
+        if queueReadFailures > 0 {
+            queueReadFailures -= 1
+            throw .unexpected
+        }
         guard let scope = authorized else { throw .notAuthorized }
         if scope.seller.environment == .sandbox { throw .unsupportedSandboxEnvironment }
         return (scope.seller, scope.location)

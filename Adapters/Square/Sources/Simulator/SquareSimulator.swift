@@ -127,6 +127,8 @@ public actor SquareSimulator: SquareClient, Square.AuthorizationManager, Square.
     /// Tap to Pay's device and Apple-account state, and blocking firmware updates in progress.
     var readerKinds = SquareReaderKindState()
     var uploadFaults: [UploadFault] = []
+    /// How many of the next reads of the offline queue fail with `unexpected` (``injectQueueReadFailures(_:)``).
+    var queueReadFailures = 0
     var refundFaults: [Square.PaymentRefundStatus] = []
     var completedRefundFailures: [TimeInterval] = []
     var holdNextCard = false
