@@ -122,7 +122,7 @@ extension PaymentTerminal {
                                      previousState: bumped.state, lastRecordedAt: lastRecordedAt,
                                      idScope: bumped.keyScheme.attemptIDScope(scope))
         case .newVendorPayment(let session):
-            await abandon(session)
+            try await abandonBeforeNewAttempt(session)
             let restarted = try await ledger.record(
                 SessionChange(reference: session.reference, expectedState: session.state, newState: .created,
                               at: clock.now(), route: decision.initialRoute, incrementsAttempts: true,

@@ -193,6 +193,27 @@ extension PaymentTerminal {
         }
     }
 
+    /// Cancels what the reference's last vendor payment left behind before a new one starts, and refuses to start
+    /// one when that fails: an adapter throws from ``PaymentProcessor/abandonPayment(_:)`` when its vendor cannot be
+    /// asked, still holds the payment on the device, or charged it after all (its error said otherwise), and a second
+    /// vendor payment then could charge the card twice.
+    /// - Throws: ``PaymentError`` with the adapter's code and advice; nothing new is recorded.
+    func abandonBeforeNewAttempt(_ session: PaymentSession) async throws {
+        let note: String?
+        do {
+            note = try await processor.abandonPayment(PaymentLookupQuery(session))
+        } catch {
+            let cause = error as? PaymentError
+            throw PaymentError(
+                cause?.code ?? .networkUnavailable, recovery: cause?.recovery ?? .waitAndRetry, phase: .reconciliation,
+                message: "No new payment was started for \(session.reference): \(processor.name) could not close its earlier attempt (\(cause?.message ?? "\(error)")). Starting another now could charge the card twice.")
+        }
+        guard let note else { return }
+        let change = SessionChange(reference: session.reference, expectedState: session.state,
+                                   newState: session.state, at: clock.now(), note: note)
+        live[session.reference] = try await ledger.record(change, scope: scope)
+    }
+
     /// Records one forwarding result reported as an event.
     func reconcileForwarded(_ update: ProcessorPaymentUpdate) async {
         // The payment's own flow records the outcome of a payment in progress; the queue poller picks up anything

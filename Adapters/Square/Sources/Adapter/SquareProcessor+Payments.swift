@@ -292,8 +292,13 @@ extension SquareProcessor {
             if let online = payment as? Square.OnlinePayment, online.status != .initialized {
                 return onlineUpdate(online, reference: reference)
             }
-            return ProcessorPaymentUpdate(reference: reference,
-                                          state: attempt.continuesEarlierPayment ? .outcomeUnknown : .failed, error: mapped)
+            // An error after the payment started that Square says to retry (`unexpected`, `unsupportedMode` "mid-
+            // payment") may have left the authorization request in flight: its outcome is unknown, and the retry
+            // continues the same attempt, never a second vendor payment. Before the start, nothing was sent.
+            let mayBeInFlight = started && mapped.recovery == .retrySamePayment
+            return ProcessorPaymentUpdate(
+                reference: reference, state: attempt.continuesEarlierPayment || mayBeInFlight ? .outcomeUnknown : .failed,
+                error: mayBeInFlight ? mapped.inPhase(.processing) : mapped)
         }
     }
 

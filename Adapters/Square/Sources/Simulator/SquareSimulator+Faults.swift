@@ -12,6 +12,12 @@ extension SquareSimulator {
         case answerLostAfterCharge
         /// The SDK reports `timedOut` before anything reaches Square: the create-payment request never arrives.
         case confirmNotReceived
+        /// Square's servers take the payment, but the SDK reports `didFail` with this error and a payment still
+        /// `initialized` (for example `unsupportedMode`: "the user entered an unsupported mode mid-payment", or
+        /// `unexpected`). Whether the SDK ever does so after Square charged is unverified; Square's sample says to
+        /// handle `didFail` "the same way as didFinish" and inspect the payment, so an adapter must not read such an
+        /// error as "nothing was charged".
+        case errorAfterCharge(Square.PaymentError)
         /// `startPayment` fails at once with this error.
         case error(Square.PaymentError)
         /// `startPayment` fails with an error that is not a 2.5 `PaymentError` (a future SDK's code).

@@ -91,7 +91,8 @@ extension SquareSimulator {
             switch first {
             case .error(let error): pendingFaults.removeFirst(); return refuse(error)
             case .unrecognizedError(let name): pendingFaults.removeFirst(); return refuse(UnrecognizedSDKError(name: name))
-            case .answerLostAfterCharge, .confirmNotReceived, .holdNextCard, .holdNextAuthorization, .reader: break
+            case .answerLostAfterCharge, .confirmNotReceived, .errorAfterCharge, .holdNextCard, .holdNextAuthorization,
+                 .reader: break
             }
         }
         if current != nil || heldAuthorization != nil { return refuse(Square.PaymentError.paymentAlreadyInProgress) }
@@ -183,8 +184,11 @@ extension SquareSimulator {
         }
         if flight.mustStoreOffline { return storeCurrentOffline(card) }
         var fault: Fault?
-        if let first = pendingFaults.first, first == .answerLostAfterCharge || first == .confirmNotReceived {
-            fault = pendingFaults.removeFirst()
+        if let first = pendingFaults.first {
+            switch first {
+            case .answerLostAfterCharge, .confirmNotReceived, .errorAfterCharge: fault = pendingFaults.removeFirst()
+            default: break
+            }
         }
         if case .timingOut = network { return failCurrent(.timedOut, outcome: .started) }
         guard fault != .confirmNotReceived else { return failCurrent(.timedOut, outcome: .started) }
@@ -193,6 +197,7 @@ extension SquareSimulator {
             return failCurrent(.noNetwork, outcome: .ended)
         }
         current = nil
+        if case .errorAfterCharge(let error) = fault { return authorize(flight, card: card, answerLost: true, lostWith: error) }
         let answerLost = fault == .answerLostAfterCharge
         if holdNextAuthorization {
             holdNextAuthorization = false
@@ -203,8 +208,9 @@ extension SquareSimulator {
     }
 
     /// Square acts on an authorization request that reached it: the payment is created and settled on the server;
-    /// the delegate hears of it unless the answer is lost or the app was relaunched since.
-    func authorize(_ flight: InFlight, card: SimulatedCard, answerLost: Bool) {
+    /// the delegate hears of it unless the answer is lost (`didFail` with `lostWith`) or the app was relaunched since.
+    func authorize(_ flight: InFlight, card: SimulatedCard, answerLost: Bool,
+                   lostWith lostError: Square.PaymentError = .timedOut) {
         let now = clock.now()
         let parameters = flight.parameters
         let surcharge = parameters.allowCardSurcharge
@@ -223,7 +229,7 @@ extension SquareSimulator {
         store.serverPayments.append(server)
         guard flight.generation == generation else { return }  // relaunched: nobody to tell
         if answerLost {
-            flight.delegate.paymentManager(self, didFail: initializedPayment(flight), withError: Square.PaymentError.timedOut)
+            flight.delegate.paymentManager(self, didFail: initializedPayment(flight), withError: lostError)
             return
         }
         store.attempts[parameters.paymentAttemptID]?.outcome = server.isCharge ? .charged : .ended

@@ -36,6 +36,21 @@ struct SquareFacadeMoneyPathTests {
         #expect(session.transitions.last?.from == .authorized)
     }
 
+    @Test("an error Square says to retry, reported after the payment started while Square charged: unknown, and the retry continues it: charged once")
+    func errorAfterChargeIsUnknown() async throws {
+        let world = try await SquareWorld()
+        let terminal = squareTerminal(world)
+        await world.simulator.inject(.errorAfterCharge(.unsupportedMode))
+        let first = try await terminal.takePayment(SquareWorld.sale("mid-1", cents: 25_00))
+        #expect(first.state == .outcomeUnknown, "\(first.state)")
+        #expect(first.lastError?.recovery == .retrySamePayment)
+        world.clock.advance(by: 10)
+        let second = try await terminal.takePayment(SquareWorld.sale("mid-1", cents: 25_00))
+        #expect(second.state == .succeeded, "\(second.state)")
+        #expect(second.paymentAttempt == 1, "the same vendor payment, not a new one")
+        #expect(await world.simulator.chargeCount(referenceID: "mid-1") == 1)
+    }
+
     @Test("switching back to the location that owns a payment in Square's offline queue is allowed")
     func switchBackToTheOwningScope() async throws {
         let world = try await SquareWorld()
