@@ -34,7 +34,9 @@ public final class TerminalModel {
     public private(set) var softwareUpdate: ReaderSoftwareUpdate?
     /// The progress of the update installing now (0...1), `nil` when none is.
     public private(set) var updateProgress: Double?
-    /// The reference of the payment in progress or last taken.
+    /// The reference of the payment in progress or last taken: one ``charge(_:)`` took, or one the app started
+    /// through the facade directly while this model followed none. A payment of an earlier launch that recovery,
+    /// forwarding or the queue poller settles is never shown here.
     public private(set) var paymentReference: String?
     /// The state of that payment.
     public private(set) var paymentState: PaymentState?
@@ -274,7 +276,10 @@ public final class TerminalModel {
         case .processor(let event): apply(event)
         case .paymentStateChanged(let change):
             if change.from == .storedOffline || change.to == .storedOffline { refreshQueue() }
-            guard change.reference == paymentReference || paymentReference == nil else { return }
+            // Before the model follows a payment, only one starting now is adopted (one the app started through
+            // the facade directly): never a forwarding result, recovery or queue event of an older payment.
+            guard change.reference == paymentReference || (paymentReference == nil && Self.isStarting(change))
+            else { return }
             if follow(change.reference, to: change.to), let error = change.error { lastError = error }
         case .paymentRefused(let reference, let error):
             guard reference == paymentReference else { return }
@@ -288,6 +293,11 @@ public final class TerminalModel {
         default:
             break
         }
+    }
+
+    /// Whether `change` is a payment starting now: out of `created`, to the reader or the processor.
+    private static func isStarting(_ change: PaymentStateChange) -> Bool {
+        change.from == .created && (change.to == .collecting || change.to == .processing)
     }
 
     private func apply(_ event: ProcessorEvent) {

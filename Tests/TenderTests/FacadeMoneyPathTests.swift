@@ -46,7 +46,12 @@ final class LookupHookProcessor: PaymentProcessor, @unchecked Sendable {
     func voidPayment(_ request: VoidRequest) async throws -> ProcessorPaymentUpdate {
         try await inner.voidPayment(request)
     }
-    func queueSnapshot() async throws -> OfflineQueueSnapshot { try await inner.queueSnapshot() }
+    /// How many times the processor's queue was read.
+    let queueReads = Locked(0)
+    func queueSnapshot() async throws -> OfflineQueueSnapshot {
+        queueReads.withLock { $0 += 1 }
+        return try await inner.queueSnapshot()
+    }
     func lookUpPayment(_ query: PaymentLookupQuery) async throws -> ProcessorLookup {
         let action = hook.withLock { $0.removeValue(forKey: query.reference) }
         await action?()
@@ -123,6 +128,35 @@ final class LookupHookProcessor: PaymentProcessor, @unchecked Sendable {
     }
 
     // MARK: Item 11: each stored payment counts against its own scope
+
+    @Test("signing out and upgrading count stored payments of every scope (the SDK's store is the device's); a switch counts only its own")
+    func signOutAndUpgradeCountEveryScope() async throws {
+        let processor = InMemoryPaymentProcessor()
+        processor.setNetwork(.offline)
+        let terminal = PaymentTerminal(processor: processor, scope: shopA, limits: offlineLimits, clock: ManualClock())
+        let stored = try await terminal.takePayment(
+            PaymentRequest(amount: usd(1_300), reference: "dw-1", offlinePolicy: .forceOffline))
+        #expect(stored.state == .storedOffline)
+        try await terminal.switchScope(to: shopB, acknowledgingLossOfStoredPayments: true)
+        #expect(try await terminal.vendorQueueStatus().storedCount == 1)
+        let actions: [(String, () async throws -> Void)] = [
+            ("signOut", { try await terminal.signOut() }),
+            ("checkBeforeUpgrade", { try await terminal.checkBeforeUpgrade() }),
+        ]
+        for (name, action) in actions {
+            do {
+                try await action()
+                Issue.record("\(name) was allowed while the vendor holds dw-1, stored in \(shopA)")
+            } catch let error as PaymentError {
+                #expect(error.code == .unforwardedPaymentsAtRisk, "\(name)")
+                #expect(error.message.contains("dw-1") && error.message.contains("1 payment: \(usd(1_300))"), "\(name): \(error.message)")
+            }
+        }
+        // The per-scope rule of a switch is kept: nothing of shopB's is unfinished.
+        #expect(try await terminal.unfinishedWork().isEmpty)
+        try await terminal.signOut(acknowledgingLossOfStoredPayments: true)
+        try await terminal.checkBeforeUpgrade(acknowledgingLossOfStoredPayments: true)
+    }
 
     @Test("switching back to the scope that owns a stored payment is allowed; an unattributable one still blocks")
     func switchBackToTheOwningScope() async throws {

@@ -236,22 +236,40 @@ final class EventRecorder: Sendable {
         #expect(try await terminal.sessions().isEmpty)
         #expect(try await terminal.queueStatus().storedCount == 0)
         // The new scope's ledger is empty, and the processor's own queue still holds the stored payment — of the
-        // scope left (its loss was acknowledged then): it counts against acct_A, not against this scope.
-        try await terminal.signOut()
+        // scope left (its loss was acknowledged then): for a switch it counts against acct_A, not against this scope.
+        let other = LedgerScope(merchantID: "acct_C", locationID: "loc_1")
+        #expect(try await terminal.unfinishedWork().isEmpty)
+        // Signing out wipes the SDK's whole store on the device: acct_A's stored payment blocks it.
+        do {
+            try await terminal.signOut()
+            Issue.record("expected refusal: the vendor still holds acct_A's stored payment")
+        } catch let error as PaymentError {
+            #expect(error.code == .unforwardedPaymentsAtRisk)
+            #expect(error.message.contains("1 payment: 12.34 USD") && error.message.contains("g-1 (acct_A/loc_1)"),
+                    "\(error.message)")
+        }
         // A payment the processor stored that no scope's ledger records (a crash in between) counts against the scope
         // being left: the vendor's queue is the truth, and the refusal names both counts.
         _ = try await processor.startPayment(PaymentRequest(amount: usd(500), reference: "g-orphan"),
                                              routing: .offline, attempt: PaymentAttempt()) { _ in }
         do {
-            try await terminal.signOut()
+            try await terminal.switchScope(to: other)
             Issue.record("expected refusal: the vendor holds a stored payment no scope records")
         } catch let error as PaymentError {
             #expect(error.code == .unforwardedPaymentsAtRisk)
             #expect(error.message.contains("Tender's ledger: 0") && error.message.contains("own queue: 1"), "\(error.message)")
             #expect(error.message.contains("5.00 USD") && !error.message.contains("12.34 USD"), "\(error.message)")
         }
+        do {
+            try await terminal.signOut()
+            Issue.record("expected refusal: the vendor holds two stored payments")
+        } catch let error as PaymentError {
+            #expect(error.message.contains("Tender's ledger: 0") && error.message.contains("own queue: 2"), "\(error.message)")
+            #expect(error.message.contains("g-orphan") && error.message.contains("g-1 (acct_A/loc_1)"), "\(error.message)")
+        }
         processor.setNetwork(.online)
         processor.forwardStoredPayments()
+        // Once the vendor forwarded them, nothing is left on the device.
         try await terminal.signOut()
     }
 

@@ -32,6 +32,33 @@ private let limits = OfflineRiskLimits(perPaymentMaximum: [.usd: 10_000], stored
         #expect(recorded)
     }
 
+    @Test("once an automatic-capture offline payment is forwarded (final), the poller stops reading the queue")
+    func pollerIdlesAfterForwardedAutomaticCapture() async throws {
+        let clock = ManualClock()
+        let inner = InMemoryPaymentProcessor(clock: clock)
+        let processor = LookupHookProcessor(inner)
+        let terminal = PaymentTerminal(processor: processor, scope: scope, limits: limits,
+                                       polling: QueuePolling(interval: 30, maximumInterval: 300), clock: clock)
+        let stored = try await terminal.takePayment(
+            PaymentRequest(amount: usd(900), reference: "q-auto", offlinePolicy: .forceOffline))
+        #expect(stored.state == .storedOffline && stored.captureMode == .automatic)
+        #expect(await terminal.pendingCount() == 1, "a stored payment waits on the processor")
+        #expect(inner.forwardStoredPayments() == 1)
+        await terminal.pollOnce()
+        #expect(try await terminal.session(reference: "q-auto")?.state == .forwarded)
+        #expect(await terminal.pendingCount() == 0)
+        let readsBefore = processor.queueReads.current
+        let run = Task { await terminal.run() }
+        defer { run.cancel() }
+        // An hour of the poller's schedule.
+        for _ in 0..<120 {
+            _ = await eventually { clock.sleeperCount > 0 }
+            clock.advance(by: 30)
+        }
+        _ = await eventually { clock.sleeperCount > 0 }
+        #expect(processor.queueReads.current == readsBefore, "the queue was read \(processor.queueReads.current - readsBefore) more times")
+    }
+
     @Test("back online, the queue is read at once")
     func networkReturnReadsTheQueue() async throws {
         let processor = InMemoryPaymentProcessor()

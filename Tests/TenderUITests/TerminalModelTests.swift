@@ -117,6 +117,40 @@ struct TerminalModelTests {
         #expect(model.forwarding?.isFinished == true && model.forwarding?.fraction == 1)
     }
 
+    @Test("before its first charge, an older payment's forwarding result is not shown as the payment in progress; one the app starts now is")
+    func olderPaymentNotAdopted() async throws {
+        let processor = InMemoryPaymentProcessor()
+        processor.setNetwork(.offline)
+        let terminal = PaymentTerminal(processor: processor, scope: uiScope, limits: limits)
+        await terminal.refreshNetworkStatus()
+        let old = try await terminal.takePayment(PaymentRequest(amount: usd(1_500), reference: "old-1",
+                                                                offlinePolicy: .forceOffline))
+        #expect(old.state == .storedOffline)
+
+        let model = TerminalModel(terminal: terminal)
+        let started = Task { await model.start() }
+        defer { started.cancel() }
+        #expect(await eventually { model.isFollowing })
+        #expect(model.queue.storedCount == 1)
+        processor.setNetwork(.online)
+        await terminal.refreshNetworkStatus()
+        #expect(processor.forwardStoredPayments() == 1)
+        await terminal.pollOnce()
+        #expect(try await terminal.session(reference: "old-1")?.state == .forwarded)
+        // The forwarding result has reached the model (its queue is read again on it).
+        #expect(await eventually { model.queue.storedCount == 0 })
+        #expect(model.paymentReference == nil && model.paymentState == nil && model.prompt == nil,
+                "\(String(describing: model.paymentReference)) \(String(describing: model.prompt))")
+        #expect(model.lastError == nil && !model.isPaymentInProgress)
+
+        // A payment the app starts through the facade directly is still followed.
+        let new = try await terminal.takePayment(PaymentRequest(amount: usd(700), reference: "new-1"))
+        #expect(new.state == .succeeded)
+        #expect(await eventually { model.paymentReference == "new-1" && model.paymentState == .succeeded },
+                "\(String(describing: model.paymentReference)) \(String(describing: model.paymentState))")
+        #expect(model.prompt == .approved)
+    }
+
     @Test("a model started late begins from the facade's snapshot: the connected reader is there at once")
     func startsFromSnapshot() async throws {
         let processor = InMemoryPaymentProcessor()

@@ -17,7 +17,8 @@ public struct UnfinishedWork: Hashable, Sendable, CustomStringConvertible {
     public var outcomeUnknown: [String]
     /// References of payments this scope's ledger records as stored and not forwarded (stored offline, or failed to
     /// forward while the vendor may still hold them), and of payments the vendor's queue holds that belong to this
-    /// scope or to no scope Tender knows.
+    /// scope or to no scope Tender knows. For signing out and upgrading (which lose the vendor SDK's whole store),
+    /// also those of other scopes, each followed by its scope: `"order-7 (acct_1/loc_2)"`.
     public var stored: [String]
     /// The stored, unforwarded total at risk: per figure the larger of this scope's ledger and the vendor's queue
     /// entries attributed to this scope (with entries that cannot be attributed to any scope, and what the vendor
@@ -33,6 +34,9 @@ public struct UnfinishedWork: Hashable, Sendable, CustomStringConvertible {
     public var refundsInFlight: [String]
     /// Ids of refunds recorded as pending (their processor's answer not known or not settled yet).
     public var pendingRefunds: [String]
+    /// Whether stored payments were counted for the whole device, every scope's (signing out, upgrading), rather
+    /// than for ``scope`` alone.
+    package var deviceWide = false
 
     /// Creates a description of unfinished work.
     package init(scope: LedgerScope, paymentsInFlight: [String] = [], interrupted: [String] = [],
@@ -81,8 +85,9 @@ public struct UnfinishedWork: Hashable, Sendable, CustomStringConvertible {
         add(interrupted, "payment interrupted mid-flight", "payments interrupted mid-flight")
         add(outcomeUnknown, "payment whose outcome is not known yet", "payments whose outcome is not known yet")
         if storedAtRisk.storedCount > 0 {
-            let sources = storedInVendorQueue.map { "Tender's ledger: \(storedInLedger); the processor's own queue: \($0)" }
-                ?? "Tender's ledger: \(storedInLedger); the processor's own queue could not be read"
+            let sources = (deviceWide ? "on this device, every scope's; " : "")
+                + (storedInVendorQueue.map { "Tender's ledger: \(storedInLedger); the processor's own queue: \($0)" }
+                    ?? "Tender's ledger: \(storedInLedger); the processor's own queue could not be read")
             let names = stored.isEmpty ? "" : ", \(list(stored))"
             parts.append("\(StoredPaymentSummary(count: storedAtRisk.storedCount, amounts: storedAtRisk.storedAmounts).humanDescription) stored offline and not yet forwarded (\(sources)\(names))")
         }

@@ -91,6 +91,10 @@ public struct ProcessorCapabilities: Hashable, Sendable {
     /// refunds up again until then (``QueuePolling/refundCheckInterval``). `0` when the processor's succeeded
     /// refunds are final.
     public var refundChangeWindow: Double
+    /// Whether the processor refunds in-person Interac payments through the reader, the card presented again
+    /// (``ReaderFeature/refundsOnReader``: Stripe's `collectRefundPaymentMethod`, which Stripe requires for them).
+    /// `false` (the default): every refund goes through the app's server (Square has no in-person refund).
+    package var refundsInteracOnReader = false
 
     /// Creates a capability description.
     public init(processorName: String, offlineLimits: ProcessorOfflineLimits?, supportedCurrencies: Set<Currency>?,

@@ -10,8 +10,17 @@ extension PaymentTerminal {
     /// or processor id); an entry no scope records, and what the processor counts beyond the entries it lists, count
     /// against the current scope. When the processor's queue cannot be read, the ledger alone decides.
     public func unfinishedWork() async throws -> UnfinishedWork {
+        try await unfinishedWork(deviceWide: false)
+    }
+
+    /// ``unfinishedWork()``; with `deviceWide`, for an action that wipes the vendor SDK's whole store on the device
+    /// (signing out, upgrading): every stored payment counts, whichever scope it belongs to — every entry of the
+    /// processor's queue (another scope's named with its scope), or, when the queue cannot be read, every scope's
+    /// ledger records of stored payments.
+    package func unfinishedWork(deviceWide: Bool) async throws -> UnfinishedWork {
         let leaving = scope
         var work = UnfinishedWork(scope: leaving)
+        work.deviceWide = deviceWide
         work.paymentsInFlight = inFlight.sorted()
         work.refundsInFlight = refundsInFlight.sorted()
         let unfinished = try await ledger.sessions(
@@ -29,14 +38,24 @@ extension PaymentTerminal {
             }
         }
         work.pendingRefunds = try await ledger.refunds(in: [.pending], scope: leaving).map(\.id)
-        work.storedInLedger = recorded.storedCount
         var atRisk = recorded
         if let snapshot = try? await processor.queueSnapshot() {
-            let (vendor, references) = try await vendorHeld(against: leaving, in: snapshot)
+            let (vendor, references) = try await vendorHeld(against: leaving, in: snapshot, deviceWide: deviceWide)
             work.storedInVendorQueue = vendor.storedCount
             atRisk = recorded.atRisk(combinedWith: vendor)
             stored += references.filter { !stored.contains($0) }
+        } else if deviceWide {
+            // The queue cannot be read: what every scope's ledger records as stored may still be on the device.
+            for other in try await ledger.scopes() where other != leaving {
+                for session in try await ledger.sessions(in: [.storedOffline, .failedToForward], scope: other) {
+                    stored.append("\(session.reference) (\(other))")
+                    recorded.storedCount += 1
+                    recorded.storedAmounts[session.total.currency, default: 0] += session.total.minorUnits
+                }
+            }
+            atRisk = recorded
         }
+        work.storedInLedger = recorded.storedCount
         work.stored = stored
         work.storedAtRisk = atRisk
         return work
@@ -45,9 +64,10 @@ extension PaymentTerminal {
     /// The processor's queue as it counts against `leaving`: the entries it still holds (stored, unknown, or failed
     /// to upload but kept) that `leaving`'s ledger records or that no scope's ledger records, plus what the processor
     /// counts beyond the entries it lists. An entry another scope's ledger records (same reference with no
-    /// contradicting id, or the same device-local or processor id) belongs to that scope.
-    func vendorHeld(against leaving: LedgerScope, in snapshot: OfflineQueueSnapshot) async throws
-        -> (OfflineQueueSnapshot, [String]) {
+    /// contradicting id, or the same device-local or processor id) belongs to that scope — except `deviceWide`,
+    /// where every entry counts.
+    func vendorHeld(against leaving: LedgerScope, in snapshot: OfflineQueueSnapshot, deviceWide: Bool = false)
+        async throws -> (OfflineQueueSnapshot, [String]) {
         let kept = snapshot.payments.filter { $0.status == .stored || $0.status == .unknown || $0.status == .failedToForward }
         // What the processor counts beyond the entries it lists (Stripe lists only what this launch saw) cannot be
         // attributed: it counts against the scope being left.
@@ -73,20 +93,25 @@ extension PaymentTerminal {
                     || entry.processorPaymentID == session.processorPaymentID
                 return sameLocal && sameID
             }
-            var belongsElsewhere = false
+            var owner: LedgerScope?
             if !agrees(here[entry.reference]) {
-                belongsElsewhere = elsewhere.contains { agrees($0[entry.reference]) }
-                if !belongsElsewhere, entry.localID != nil || entry.processorPaymentID != nil,
+                owner = zip(others, elsewhere).first { agrees($0.1[entry.reference]) }?.0
+                if owner == nil, entry.localID != nil || entry.processorPaymentID != nil,
                    try await ledger.session(localID: entry.localID, processorPaymentID: entry.processorPaymentID,
                                             scope: leaving) == nil {
-                    for other in others where !belongsElsewhere {
-                        belongsElsewhere = try await ledger.session(
-                            localID: entry.localID, processorPaymentID: entry.processorPaymentID, scope: other) != nil
+                    for other in others where owner == nil {
+                        if try await ledger.session(localID: entry.localID, processorPaymentID: entry.processorPaymentID,
+                                                    scope: other) != nil { owner = other }
                     }
                 }
             }
-            guard !belongsElsewhere else { continue }
-            against.append(entry.reference)
+            // Another scope's entry: the vendor keeps it across a switch, but not across a sign-out or an upgrade.
+            if let owner {
+                guard deviceWide else { continue }
+                against.append("\(entry.reference) (\(owner))")
+            } else {
+                against.append(entry.reference)
+            }
             counted.storedCount += 1
             counted.storedAmounts[entry.amount.currency, default: 0] += entry.amount.minorUnits
         }
@@ -100,8 +125,12 @@ extension PaymentTerminal {
     ///
     /// Used by ``switchScope(to:acknowledgingLossOfStoredPayments:)``, ``signOut(acknowledgingLossOfStoredPayments:)``
     /// and ``checkBeforeUpgrade(acknowledgingLossOfStoredPayments:)``.
-    package func checkNoStoredPaymentsAtRisk(action: String, acknowledgingLoss: Bool) async throws {
-        let work = try await unfinishedWork()
+    ///
+    /// With `deviceWide` (signing out, upgrading: the vendor SDK's whole store on the device is lost), stored payments
+    /// of every scope count, not only the current scope's (``unfinishedWork(deviceWide:)``).
+    package func checkNoStoredPaymentsAtRisk(action: String, acknowledgingLoss: Bool, deviceWide: Bool = false)
+        async throws {
+        let work = try await unfinishedWork(deviceWide: deviceWide)
         if work.hasRunningCalls {
             throw PaymentError(.unforwardedPaymentsAtRisk, recovery: .waitAndRetry, phase: .reconciliation,
                                message: "\(action) is refused while calls are running in \(work.scope): \(work). Let them finish or cancel them first; acknowledging a loss cannot cover a call still running.")
@@ -129,17 +158,20 @@ extension PaymentTerminal {
     }
 
     /// Checks that signing out is safe: refused while anything in the current scope is unfinished (as
-    /// ``switchScope(to:acknowledgingLossOfStoredPayments:)``), unless acknowledged. Call it before the vendor SDK's
-    /// sign-out (Square `deauthorize`, Stripe `clearCachedCredentials`, which loses the SDK's stored payments).
+    /// ``switchScope(to:acknowledgingLossOfStoredPayments:)``), or while stored payments of *any* scope are not yet
+    /// forwarded — the vendor SDK's store is the whole device's, so a location switched away from still loses its
+    /// stored payments — unless acknowledged. Call it before the vendor SDK's sign-out (Square `deauthorize`, Stripe
+    /// `clearCachedCredentials`, which loses the SDK's stored payments).
     public func signOut(acknowledgingLossOfStoredPayments: Bool = false) async throws {
         try await checkNoStoredPaymentsAtRisk(action: "Signing out",
-                                              acknowledgingLoss: acknowledgingLossOfStoredPayments)
+                                              acknowledgingLoss: acknowledgingLossOfStoredPayments, deviceWide: true)
     }
 
-    /// The pre-upgrade check both vendors ask for: refused while anything in the current scope is unfinished,
-    /// unless acknowledged.
+    /// The pre-upgrade check both vendors ask for: refused while anything in the current scope is unfinished, or
+    /// while stored payments of *any* scope are not yet forwarded (an upgrade risks the SDK's whole store on the
+    /// device), unless acknowledged.
     public func checkBeforeUpgrade(acknowledgingLossOfStoredPayments: Bool = false) async throws {
         try await checkNoStoredPaymentsAtRisk(action: "Upgrading the app or SDK",
-                                              acknowledgingLoss: acknowledgingLossOfStoredPayments)
+                                              acknowledgingLoss: acknowledgingLossOfStoredPayments, deviceWide: true)
     }
 }

@@ -12,7 +12,7 @@ extension PaymentTerminal {
     /// can no longer change them (``ProcessorCapabilities/refundChangeWindow``): a refund the processor reports
     /// failed after it succeeded is recorded ``RefundStatus/failed`` (a ``TenderEvent/refundChanged(_:)`` event), and
     /// its amount can be refunded again. Stripe Interac payments are refunded through the reader (the card is
-    /// presented again); everything else through the app's server.
+    /// presented again); everything else, Square's Interac payments included, through the app's server.
     /// - Parameters:
     ///   - reference: the payment's reference.
     ///   - amount: how much; default everything still refundable.
@@ -44,7 +44,8 @@ extension PaymentTerminal {
             throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .refund,
                                message: "No payment \(reference) to refund.")
         }
-        guard await processor.capabilities().supportsRefunds else {
+        let capabilities = await processor.capabilities()
+        guard capabilities.supportsRefunds else {
             throw PaymentError(.featureUnavailable, recovery: .fixIntegration, phase: .refund,
                                message: "\(processor.name) is set up without a refund service; give the adapter your server's refund service.")
         }
@@ -66,7 +67,8 @@ extension PaymentTerminal {
                                         number: number)
         let record = RefundRecord(id: key.rawValue, reference: reference, number: number,
                                   amount: amount ?? session.refundableAmount, reason: reason,
-                                  throughReader: session.card?.brand == .interac, createdAt: clock.now())
+                                  throughReader: Self.refundsThroughReader(session, capabilities: capabilities),
+                                  createdAt: clock.now())
         // Write-ahead, with the refundable-amount check inside the ledger's transaction.
         try await ledger.insertRefund(record, scope: scope)
         hub.send(.refundChanged(record))
@@ -75,6 +77,13 @@ extension PaymentTerminal {
         } catch {
             throw refundNotRecorded(record, cause: error)
         }
+    }
+
+    /// Whether a refund of `session` goes through the reader: an Interac payment, with a processor that declares
+    /// in-person Interac refunds (``ProcessorCapabilities/refundsInteracOnReader``: Stripe). Every other refund, and
+    /// every refund of a processor without them (Square), goes through the app's server.
+    static func refundsThroughReader(_ session: PaymentSession, capabilities: ProcessorCapabilities) -> Bool {
+        session.card?.brand == .interac && capabilities.refundsInteracOnReader
     }
 
     /// The pending refund a new request for `amount` (everything still refundable when `nil`) continues: one of the

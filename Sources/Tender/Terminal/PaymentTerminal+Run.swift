@@ -98,13 +98,22 @@ extension PaymentTerminal {
     }
 
     /// How many sessions wait for something only the processor can tell: stored offline, failed to forward,
-    /// unknown or interrupted outcomes, authorizations awaiting capture, pending refunds, and succeeded refunds the
-    /// processor may still fail that are due for a look (``QueuePolling/refundCheckInterval``).
+    /// unknown or interrupted outcomes, authorizations awaiting capture (authorized, or forwarded with manual
+    /// capture), pending refunds, and succeeded refunds the processor may still fail that are due for a look
+    /// (``QueuePolling/refundCheckInterval``). A forwarded automatic-capture payment is final: it is not counted,
+    /// so the poller goes idle once nothing else waits.
     func pendingCount() async -> Int {
         let sessions = (try? await ledger.sessions(in: PaymentTerminal.awaitingVendor, scope: scope)) ?? []
         let refunds = (try? await ledger.refunds(in: [.pending], scope: scope)) ?? []
         let rechecks = await succeededRefundsDue(now: clock.now()).count
-        return sessions.filter { !inFlight.contains($0.reference) }.count + refunds.count + rechecks
+        let waiting = sessions.filter { !inFlight.contains($0.reference) && Self.waitsOnProcessor($0) }
+        return waiting.count + refunds.count + rechecks
+    }
+
+    /// Whether a session in ``awaitingVendor`` still waits on the processor: all but a forwarded payment with
+    /// automatic capture, which is final (``PaymentState/forwarded``).
+    static func waitsOnProcessor(_ session: PaymentSession) -> Bool {
+        !(session.state == .forwarded && session.captureMode == .automatic)
     }
 
     /// The states whose sessions wait on the processor.

@@ -51,6 +51,26 @@ struct SquareFacadeMoneyPathTests {
         #expect(await world.simulator.chargeCount(referenceID: "mid-1") == 1)
     }
 
+    @Test("an Interac payment taken online is refunded through the app's server: Square has no in-person refund")
+    func interacRefundedThroughTheServer() async throws {
+        let world = try await SquareWorld()
+        let terminal = squareTerminal(world)
+        await world.simulator.setPresentedCard(.interac)
+        let paid = try await terminal.takePayment(SquareWorld.sale("i-1", cents: 10_00))
+        #expect(paid.state == .succeeded && paid.card?.brand == .interac)
+        #expect(!(await world.processor.capabilities().refundsInteracOnReader))
+        let refund = try await terminal.refund(reference: "i-1")
+        // Square's refund begins PENDING on its server, then completes on its clock: the poller settles it.
+        #expect(refund.status == .pending && refund.error == nil, "\(String(describing: refund.error))")
+        #expect(!refund.throughReader && refund.amount == usd(10_00))
+        world.clock.advance(by: 10)
+        await terminal.pollOnce()
+        let session = try #require(try await terminal.session(reference: "i-1"))
+        #expect(session.refunds.map(\.status) == [.succeeded], "\(session.refunds)")
+        #expect(session.refundableAmount == usd(0))
+        #expect(await world.simulator.serverRefunds.count == 1)
+    }
+
     @Test("switching back to the location that owns a payment in Square's offline queue is allowed")
     func switchBackToTheOwningScope() async throws {
         let world = try await SquareWorld()

@@ -129,12 +129,17 @@ public actor StripeProcessor: PaymentProcessor {
         // Offline mode is enabled per account and location, and then per reader kind as Stripe documents it.
         var enabled = await client.offlineModeEnabled
         if let reader = await client.connectedReader, !reader.deviceType.features.contains(.offline) { enabled = false }
-        return ProcessorCapabilities(processorName: name,
-                                     offlineLimits: enabled ? ProcessorOfflineLimits(perPaymentMaximum: configuration.offlinePerPaymentMaximum) : nil,
-                                     supportedCurrencies: nil, supportsManualCapture: true, supportsTips: true,
-                                     supportsPartialCapture: true, supportsMetadata: true,
-                                     supportsRefunds: refundService != nil, amountLimits: Self.amountLimits,
-                                     refundChangeWindow: refundService == nil ? 0 : configuration.refundChangeWindow)
+        var capabilities = ProcessorCapabilities(
+            processorName: name,
+            offlineLimits: enabled ? ProcessorOfflineLimits(perPaymentMaximum: configuration.offlinePerPaymentMaximum) : nil,
+            supportedCurrencies: nil, supportsManualCapture: true, supportsTips: true,
+            supportsPartialCapture: true, supportsMetadata: true,
+            supportsRefunds: refundService != nil, amountLimits: Self.amountLimits,
+            refundChangeWindow: refundService == nil ? 0 : configuration.refundChangeWindow)
+        // Stripe refunds in-person Interac payments only through the reader (`collectRefundPaymentMethod`), on
+        // every model (``ReaderFeature/refundsOnReader``).
+        capabilities.refundsInteracOnReader = true
+        return capabilities
     }
 
     /// The largest amount Stripe accepts, in the currency's smallest unit: "The amount value supports up to eight

@@ -19,6 +19,19 @@ private func terminal(_ processor: StripeProcessor, _ scope: LedgerScope, ledger
 /// (item 5).
 @Suite("Stripe refunds followed, and keys")
 struct StripeRefundFollowTests {
+    @Test("through the facade, an Interac payment is refunded through the reader (the card presented again)")
+    func interacThroughTheFacade() async throws {
+        let (simulator, clock) = makeSimulator { $0.simulatedCard = .interac }
+        let processor = try await connectedProcessor(simulator, clock: clock)
+        #expect(await processor.capabilities().refundsInteracOnReader)
+        let facade = terminal(processor, main, ledger: InMemoryPaymentLedger(), clock: clock)
+        let paid = try await facade.takePayment(sale("IN-F", cents: 1_500, currency: .cad))
+        #expect(paid.state == .succeeded && paid.card?.brand == .interac)
+        let refund = try await facade.refund(reference: "IN-F")
+        #expect(refund.status == .succeeded && refund.throughReader, "\(String(describing: refund.error))")
+        #expect(await simulator.serverRefunds.map(\.inPerson) == [true])
+    }
+
     @Test("the refundFailed card (4000000000005126): the refund begins succeeded, Stripe fails it later, the ledger moves it to failed with an event, and refund() refunds again")
     func refundFailsAfterSucceeding() async throws {
         let (simulator, clock) = makeSimulator {
