@@ -146,6 +146,12 @@ public enum StripeMapping {
         "connectionTokenProviderTimedOut",
     ]
 
+    /// The connectivity errors of a request that never left the device (the SDK knew it was offline): Stripe is known
+    /// not to have it. After any other, the request may have reached Stripe.
+    package static let neverSentErrors: Set<String> = [
+        "notConnectedToInternet", "notConnectedToInternetAndOfflineBehaviorRequireOnline",
+    ]
+
     /// The ``PaymentError`` for a confirmation failure whose outcome is not final (nil intent, `requiresConfirmation`,
     /// or in flight): the same PaymentIntent is confirmed again, never a new one.
     package static func pendingConfirmError(_ error: Stripe.ErrorCode) -> PaymentError {
@@ -155,9 +161,12 @@ public enum StripeMapping {
             mapped.code = .outcomeUnknown
             mapped.message = "Stripe did not answer in time; whether the card was charged is not known yet. "
                 + "The same PaymentIntent will be confirmed again, never a new one."
-        case .retryConfirm:
+        case .retryConfirm where neverSentErrors.contains(error.code.name):
             mapped.message += " Stripe has not received the payment; nothing was charged. Retrying confirms the "
                 + "same PaymentIntent with the card already read."
+        case .retryConfirm:
+            mapped.message += " The request may have reached Stripe; retrying looks the PaymentIntent up at Stripe "
+                + "first and confirms the same one with the card already read, never a new one."
         case .inFlight:
             mapped.code = .outcomeUnknown
             mapped.message = "Stripe is still processing the payment; its outcome is looked up, never charged again."
