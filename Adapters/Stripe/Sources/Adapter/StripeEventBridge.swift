@@ -61,7 +61,7 @@ final class StripeEventBridge: Stripe.TerminalDelegate, Stripe.OfflineDelegate, 
 
     /// Records a payment this launch stored, with the SDK's `storedAt`.
     func trackStored(reference: String, intent: Stripe.PaymentIntent) {
-        guard let storedAt = intent.offlineDetails?.storedAt, let amount = try? Self.money(intent) else { return }
+        guard let storedAt = intent.offlineDetails?.storedAt, let amount = Self.money(intent) else { return }
         let attempt = StripeMapping.paymentAttempt(intent)
         let key = PaymentKey(reference: reference, paymentAttempt: attempt)
         queue.withLock { queue in
@@ -71,9 +71,10 @@ final class StripeEventBridge: Stripe.TerminalDelegate, Stripe.OfflineDelegate, 
         }
     }
 
-    /// An intent's total (amount plus tip) as `Money`.
-    static func money(_ intent: Stripe.PaymentIntent) throws -> Money {
-        Money(minorUnits: Int64(intent.amount + (intent.amountTip ?? 0)), currency: try Currency(code: intent.currency))
+    /// An intent's total (``StripeMapping/total(_:)``: an on-reader tip included) as `Money`, or nil for a currency
+    /// Tender does not know.
+    static func money(_ intent: Stripe.PaymentIntent) -> Money? {
+        StripeMapping.total(intent)
     }
 
     /// Records what the SDK said of its stored count (`paymentsCount`; nil is unknown, so not empty).
@@ -134,13 +135,14 @@ final class StripeEventBridge: Stripe.TerminalDelegate, Stripe.OfflineDelegate, 
         if status != .stored { forwarded.withLock { $0[key] = (intent, update) } }
         queue.withLock { queue in
             let storedAt = intent.offlineDetails?.storedAt ?? queue[key]?.storedAt
-            guard let storedAt, let amount = try? Self.money(intent) else { return }
+            guard let storedAt, let amount = Self.money(intent) else { return }
             queue[key] = QueuedPayment(reference: update.reference, processorPaymentID: update.processorPaymentID,
                                        amount: amount, storedAt: storedAt, status: status, paymentAttempt: attempt)
         }
-        if status == .stored, let error = update.error {
-            // The SDK keeps it and forwards it later: not a result for the payment, a reason it is still stored.
-            emitter.emit(.forwardingError(error))
+        if status == .stored {
+            // The SDK keeps it and forwards it later (an error: a reason it is still stored), or Stripe's outcome
+            // is still to come (`requiresPaymentMethod` with no charge, RN#1061): not a result for the payment.
+            if let error = update.error { emitter.emit(.forwardingError(error)) }
         } else {
             emitter.emit(.paymentForwarded(update))
         }

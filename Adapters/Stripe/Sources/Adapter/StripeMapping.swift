@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import Tender
 
 /// Stripe's states, enums and errors in Tender's terms (package API), and the metadata keys Tender writes on every
@@ -20,13 +20,58 @@ public enum StripeMapping {
     /// server half records its refunds under, so that the app's server finds a refund made on the reader by its key.
     package static let refundMetadataKey = "tender_idempotency_key"
 
-    /// An intent's total (amount plus any on-reader tip) as `Money`, or nil for a currency Tender does not know.
+    /// An intent's total, on-reader tip included, as `Money`, or nil for a currency Tender does not know.
+    ///
+    /// Stripe documents that after `confirmPaymentIntent` "the amount will have this tip amount added to it and the
+    /// amountDetails will contain the breakdown": `amount` is then the total, and `amountDetails.tip` a portion of
+    /// it. Only before confirmation does a tip the collection reported (`amountTip`, with `updatePaymentIntent`)
+    /// still come on top of `amount`.
     package static func total(_ intent: Stripe.PaymentIntent) -> Money? {
-        let (sum, overflow) = intent.amount.addingReportingOverflow(intent.amountTip ?? 0)
+        let pendingTip = intent.amountDetailsTip == nil && !confirmed(intent) ? intent.amountTip ?? 0 : 0
+        let (sum, overflow) = intent.amount.addingReportingOverflow(pendingTip)
         guard !overflow, let minorUnits = Int64(exactly: sum), let currency = try? Currency(code: intent.currency) else {
             return nil
         }
         return Money(minorUnits: minorUnits, currency: currency)
+    }
+
+    /// The on-reader tip an intent reports: `amountDetails.tip` after confirmation (a portion of `amount`), else
+    /// the collection's `amountTip`; nil when none was collected or the currency is unknown.
+    package static func tip(_ intent: Stripe.PaymentIntent) -> Money? {
+        guard let tip = intent.amountDetailsTip ?? intent.amountTip, let minorUnits = Int64(exactly: tip),
+              let currency = try? Currency(code: intent.currency) else { return nil }
+        return Money(minorUnits: minorUnits, currency: currency)
+    }
+
+    /// Whether an intent is the payment of a sale whose total is `total`: its own total, or, when it carries an
+    /// on-reader tip, its total less that tip (the ledger learns the tip only from the vendor, so a sale whose
+    /// outcome was lost is looked up by its amount alone).
+    package static func isPayment(_ intent: Stripe.PaymentIntent, ofTotal total: Money) -> Bool {
+        guard let own = self.total(intent) else { return false }
+        if own == total { return true }
+        guard let tip = tip(intent), tip.currency == total.currency else { return false }
+        return own.currency == total.currency && own.minorUnits - tip.minorUnits == total.minorUnits
+    }
+
+    /// A decline after forwarding: the issuer declined when the stored payment was forwarded, hours after the
+    /// customer left, so nothing is to be done at the counter (recovery ``PaymentError/Recovery/none``, never
+    /// "collect another card"). Seed 000: "there's no way to recover the funds"; the merchant bears the loss.
+    package static func forwardedDecline(_ error: PaymentError?) -> PaymentError? {
+        guard var error else { return nil }
+        error.recovery = .none
+        error.phase = .forwarding
+        error.message += " The payment was declined when it was forwarded, after the customer left: the merchant "
+            + "bears the loss."
+        return error
+    }
+
+    /// Whether the intent is past confirmation (online or offline), so that its `amount` includes any on-reader
+    /// tip: `amountTip` is then never added again, even if an SDK object still carried it.
+    static func confirmed(_ intent: Stripe.PaymentIntent) -> Bool {
+        switch intent.status {
+        case .requiresPaymentMethod, .requiresConfirmation: false
+        case .processing, .requiresAction, .requiresCapture, .succeeded, .requiresReauthorization, .canceled: true
+        }
     }
 
     /// The vendor payment number an intent's metadata names (1 when absent).
@@ -93,10 +138,18 @@ public enum StripeMapping {
     }
 
     /// The errors Stripe calls a "temporary connectivity problem": confirming the same intent again may succeed.
+    /// 9041 (`tapToPayInternalNetworkError`, "Tap to Pay network error") is 9040's counterpart for Tap to Pay: the
+    /// request may have reached Stripe, so it is confirmed again on the same intent, never refused as not charged.
     package static let connectivityErrors: Set<String> = [
         "notConnectedToInternet", "notConnectedToInternetAndOfflineBehaviorRequireOnline", "requestTimedOut",
-        "internalNetworkError", "stripeAPIResponseDecodingError", "connectionTokenProviderCompletedWithError",
+        "internalNetworkError", "tapToPayInternalNetworkError", "stripeAPIResponseDecodingError", "connectionTokenProviderCompletedWithError",
         "connectionTokenProviderTimedOut",
+    ]
+
+    /// The connectivity errors of a request that never left the device (the SDK knew it was offline): Stripe is known
+    /// not to have it. After any other, the request may have reached Stripe.
+    package static let neverSentErrors: Set<String> = [
+        "notConnectedToInternet", "notConnectedToInternetAndOfflineBehaviorRequireOnline",
     ]
 
     /// The ``PaymentError`` for a confirmation failure whose outcome is not final (nil intent, `requiresConfirmation`,
@@ -108,9 +161,12 @@ public enum StripeMapping {
             mapped.code = .outcomeUnknown
             mapped.message = "Stripe did not answer in time; whether the card was charged is not known yet. "
                 + "The same PaymentIntent will be confirmed again, never a new one."
-        case .retryConfirm:
+        case .retryConfirm where neverSentErrors.contains(error.code.name):
             mapped.message += " Stripe has not received the payment; nothing was charged. Retrying confirms the "
                 + "same PaymentIntent with the card already read."
+        case .retryConfirm:
+            mapped.message += " The request may have reached Stripe; retrying looks the PaymentIntent up at Stripe "
+                + "first and confirms the same one with the card already read, never a new one."
         case .inFlight:
             mapped.code = .outcomeUnknown
             mapped.message = "Stripe is still processing the payment; its outcome is looked up, never charged again."
@@ -170,10 +226,8 @@ public enum StripeMapping {
                                             processorPaymentID: intent.stripeId, card: cardDetails(intent),
                                             storedAt: intent.offlineDetails?.storedAt, amount: total(intent),
                                             paymentAttempt: intent.metadata[attemptMetadataKey].flatMap(Int.init))
-        // The tip the customer chose on the reader (an app-entered tip is in `amount`, never in `amountTip`).
-        if let tip = intent.amountTip, let currency = try? Currency(code: intent.currency) {
-            update.tip = Money(minorUnits: Int64(tip), currency: currency)
-        }
+        // The tip the customer chose on the reader (an app-entered tip is in `amount` and in no tip field).
+        update.tip = tip(intent)
         if state == .authorized || state == .forwarded {
             update.captureBefore = intent.authorizedCharge?.cardPresentDetails?.captureBefore
         }
@@ -183,6 +237,7 @@ public enum StripeMapping {
                                                    numericCode: 6000, vendorMessage: intent.lastPaymentError?.message,
                                                    declineCode: intent.lastPaymentError?.declineCode,
                                                    phase: state == .declined ? .processing : .forwarding)
+            if state == .declinedAfterForwarding { update.error = forwardedDecline(update.error) }
         case .requiresReauthorization:
             update.error = PaymentError(.reauthorizationRequired, recovery: .none, phase: .capture,
                                         message: "The authorization must be renewed before it can be captured; "
@@ -261,136 +316,3 @@ public enum StripeMapping {
     }
 }
 
-// MARK: - Readers and cards
-
-extension StripeMapping {
-    /// `ReaderDisplayMessage`.
-    package static func displayMessage(_ message: Stripe.ReaderDisplayMessage) -> ReaderDisplayMessage {
-        switch message {
-        case .retryCard: .retryCard
-        case .insertCard: .insertCard
-        case .insertOrSwipeCard: .insertOrSwipeCard
-        case .swipeCard: .swipeCard
-        case .removeCard: .removeCard
-        case .multipleContactlessCardsDetected: .multipleContactlessCardsDetected
-        case .tryAnotherReadMethod: .tryAnotherReadMethod
-        case .tryAnotherCard: .tryAnotherCard
-        case .cardRemovedTooEarly: .cardRemovedTooEarly
-        }
-    }
-
-    /// `ReaderEvent`, shown as a message.
-    package static func displayMessage(_ event: Stripe.ReaderEvent) -> ReaderDisplayMessage {
-        switch event {
-        case .cardInserted: .cardInserted
-        case .cardRemoved: .cardRemoved
-        }
-    }
-
-    /// `ReaderInputOptions`, option by option.
-    package static func inputOptions(_ options: Stripe.ReaderInputOptions) -> ReaderInputOptions {
-        var result: ReaderInputOptions = []
-        if options.contains(.swipeCard) { result.insert(.swipe) }
-        if options.contains(.insertCard) { result.insert(.insert) }
-        if options.contains(.tapCard) { result.insert(.tap) }
-        return result
-    }
-
-    /// `DisconnectReason`.
-    package static func disconnectReason(_ reason: Stripe.DisconnectReason) -> ReaderDisconnectReason {
-        switch reason {
-        case .unknown: .unknown
-        case .disconnectRequested: .requested
-        case .rebootRequested, .securityReboot: .rebooted
-        case .criticallyLowBattery: .batteryLow
-        case .poweredOff, .idlePowerDown: .poweredOff
-        case .bluetoothDisabled, .usbDisconnected, .bluetoothSignalLost: .linkLost
-        case .peerRemovedPairingInformation: .pairingRemoved
-        }
-    }
-
-    /// `CardBrand`.
-    package static func cardBrand(_ brand: Stripe.CardBrand) -> CardBrand {
-        switch brand {
-        case .visa: .visa
-        case .amex: .amex
-        case .masterCard: .mastercard
-        case .discover: .discover
-        case .JCB: .jcb
-        case .dinersClub: .dinersClub
-        case .interac: .interac
-        case .unionPay: .unionPay
-        case .eftposAu: .eftpos
-        case .cartesBancaires: .cartesBancaires
-        case .girocard: .girocard
-        case .unknown: .unknown
-        }
-    }
-
-    /// `ReadMethod`.
-    package static func entryMethod(_ method: Stripe.ReadMethod) -> CardEntryMethod {
-        switch method {
-        case .unknown: .unknown
-        case .contactEMV: .chip
-        case .contactlessEMV: .contactless
-        case .magneticStripeFallback: .swipedFallback
-        case .magneticStripeTrack2: .swiped
-        case .contactlessMagstripeMode: .contactlessMagstripe
-        }
-    }
-
-    /// Receipt details from card-present details (online) or offline card-present details. Fields Stripe cannot
-    /// supply offline (`accountType`, `authorizationResponseCode`) stay absent.
-    package static func cardDetails(_ details: Stripe.CardPresentDetails) -> CardDetails {
-        CardDetails(brand: cardBrand(details.brand), last4: details.last4, entryMethod: entryMethod(details.readMethod),
-                    applicationName: details.receiptDetails?.applicationPreferredName,
-                    applicationIdentifier: details.receiptDetails?.dedicatedFileName,
-                    authorizationCode: details.receiptDetails?.authorizationCode,
-                    expiryMonth: details.expMonth, expiryYear: details.expYear)
-    }
-
-    /// The receipt details of an intent: the authorizing charge's card-present details when Stripe has them, else
-    /// the offline card-present details.
-    package static func cardDetails(_ intent: Stripe.PaymentIntent) -> CardDetails? {
-        (intent.authorizedCharge?.cardPresentDetails ?? intent.offlineDetails?.cardPresentDetails
-            ?? intent.charges.last?.cardPresentDetails).map(cardDetails)
-    }
-
-    /// A Stripe reader as Tender's ``Reader`` (the serial number is the id), with its kind and features by model and,
-    /// given `now`, the update it reports.
-    package static func reader(_ reader: Stripe.Reader, now: Date? = nil) -> Reader {
-        var mapped = Reader(id: reader.serialNumber, serialNumber: reader.serialNumber, model: reader.deviceType.rawValue,
-               kind: reader.deviceType.kind, features: reader.deviceType.features, softwareVersion: reader.deviceSoftwareVersion, batteryLevel: reader.batteryLevel.map(Double.init),
-               isCharging: reader.isCharging, locationID: reader.locationId, isSimulated: reader.simulated)
-        mapped.availableUpdate = now.flatMap { now in reader.availableUpdate.map { softwareUpdate($0, now: now) } }
-        return mapped
-    }
-
-    /// A Stripe cart from Tender's (Stripe's cart carries its own total).
-    package static func cart(_ cart: ReaderCart) throws(PaymentError) -> Stripe.Cart {
-        let total = try cart.total()
-        return Stripe.Cart(currency: cart.tax.currency.code.lowercased(), tax: Int(cart.tax.minorUnits),
-                           total: Int(total.minorUnits),
-                           lineItems: cart.lineItems.map {
-                               Stripe.CartLineItem(displayName: $0.description, quantity: $0.quantity,
-                                                   amount: Int($0.amount.minorUnits))
-                           })
-    }
-
-    /// A Stripe software update as Tender's, required when `requiredAt` is not after `now`.
-    package static func softwareUpdate(_ update: Stripe.ReaderSoftwareUpdate, now: Date) -> ReaderSoftwareUpdate {
-        ReaderSoftwareUpdate(version: update.deviceSoftwareVersion, isRequired: update.requiredAt <= now,
-                             requiredAt: update.requiredAt.timeIntervalSince1970,
-                             estimatedSeconds: estimatedSeconds(update.durationEstimate))
-    }
-
-    /// The upper bound of an update's duration estimate, in seconds.
-    package static func estimatedSeconds(_ estimate: Stripe.UpdateTimeEstimate) -> Double {
-        switch estimate {
-        case .estimateLessThan1Minute: 60
-        case .estimate1To2Minutes: 120
-        case .estimate2To5Minutes: 300
-        case .estimate5To15Minutes: 900
-        }
-    }
-}

@@ -205,9 +205,7 @@ extension StripeProcessor {
             held[reference]?.intent = updated
             // Only a request that never left the device is known not to have reached Stripe; after any other
             // failure the retry asks Stripe first and confirms again only online (never a second authorization).
-            let neverSent: Set<String> = [Stripe.ErrorCode.Code.notConnectedToInternet.name,
-                                          Stripe.ErrorCode.Code.notConnectedToInternetAndOfflineBehaviorRequireOnline.name]
-            held[reference]?.confirmOutcomeUnknown = !neverSent.contains(error.code.name)
+            held[reference]?.confirmOutcomeUnknown = !StripeMapping.neverSentErrors.contains(error.code.name)
             return ended(reference, .outcomeUnknown, StripeMapping.pendingConfirmError(error),
                          processorPaymentID: updated.stripeId ?? intent.stripeId)
         case .notRun(let updated):

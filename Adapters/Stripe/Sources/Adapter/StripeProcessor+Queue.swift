@@ -66,7 +66,9 @@ extension StripeMapping {
     /// metadata, or nil when the intent carries no reference (it was not created by Tender).
     ///
     /// No error: what the forwarded intent says (``PaymentState/forwarded``, or
-    /// ``PaymentState/declinedAfterForwarding`` when it came back `requiresPaymentMethod` with a failed charge).
+    /// ``PaymentState/declinedAfterForwarding`` when it came back `requiresPaymentMethod` with a failed charge, or
+    /// still ``PaymentState/storedOffline`` when it came back `requiresPaymentMethod` with neither a charge nor an
+    /// error: iOS's first callback of a decline, whose outcome follows).
     /// An error: by ``forwardingDisposition(_:)``: still ``PaymentState/storedOffline`` (with the error) when the SDK
     /// keeps it, ``PaymentState/declinedAfterForwarding``, or ``PaymentState/failedToForward``.
     package static func forwardingUpdate(_ intent: Stripe.PaymentIntent, error: Stripe.ErrorCode?)
@@ -76,8 +78,14 @@ extension StripeMapping {
         update.route = .offline
         update.storedAt = intent.offlineDetails?.storedAt
         guard let error else {
-            if update.state == .storedOffline || update.state == .collecting || update.state == .processing {
-                update.state = .forwarded
+            switch update.state {
+            case .storedOffline, .processing: update.state = .forwarded
+            case .collecting:
+                // `requiresPaymentMethod` with no charge and no error is no outcome: on iOS a forwarded decline is
+                // "a failed charge, sometimes preceded by requiresPaymentMethod" (stripe-terminal-react-native#1061).
+                // The payment stays stored until the real outcome arrives.
+                update.state = .storedOffline
+            default: break
             }
             return update
         }
@@ -85,7 +93,9 @@ extension StripeMapping {
         update.error = mapped
         switch forwardingDisposition(error) {
         case .keptStored: update.state = .storedOffline
-        case .declined: update.state = .declinedAfterForwarding
+        case .declined:
+            update.state = .declinedAfterForwarding
+            update.error = forwardedDecline(mapped)
         case .dropped: update.state = .failedToForward
         }
         return update

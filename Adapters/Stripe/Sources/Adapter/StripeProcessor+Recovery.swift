@@ -214,8 +214,9 @@ extension StripeProcessor {
 
     /// Stripe's copy of a vendor payment: by id when known (consistent), else by searching Tender's reference in
     /// the metadata and retrieving the best match by id. A searched intent is this payment's only when its metadata
-    /// names the same vendor payment and, when `amount` is known, its total is `amount`: intents of the reference
-    /// for another total are another sale's (``ServerAnswer/otherSale(_:)``).
+    /// names the same vendor payment and, when `amount` is known, its total is `amount` (or `amount` plus an on-reader
+    /// tip the ledger does not know yet): intents of the reference for another total are another sale's
+    /// (``ServerAnswer/otherSale(_:)``).
     func serverCopy(reference: String, paymentAttempt: Int, processorPaymentID: String?,
                     amount: Money?) async -> ServerAnswer {
         guard let serverLookup else { return .unreachable("no server lookup is configured") }
@@ -226,7 +227,7 @@ extension StripeProcessor {
             let found = try await serverLookup.paymentIntents(metadataKey: StripeMapping.referenceMetadataKey,
                                                                 value: reference)
                 .filter { StripeMapping.paymentAttempt($0) == paymentAttempt }
-            let matching = amount.map { amount in found.filter { StripeMapping.total($0) == amount } } ?? found
+            let matching = amount.map { amount in found.filter { StripeMapping.isPayment($0, ofTotal: amount) } } ?? found
             guard let best = Self.mostAdvanced(matching), let id = best.stripeId else {
                 return Self.mostAdvanced(found).map(ServerAnswer.otherSale) ?? .searchEmpty
             }

@@ -119,7 +119,7 @@ extension StripeRESTServerLookup {
             sdkHandle: nil, stripeId: intent.id, status: status, amount: UInt(intent.amount),
             currency: intent.currency, captureMethod: intent.captureMethod == "manual" ? .manual : .automatic,
             created: date(intent.created), metadata: intent.metadata, offlineDetails: offline, charges: charges,
-            clientSecret: intent.clientSecret, amountTip: intent.amountDetails?.tip?.amount.map { UInt(max(0, $0)) },
+            clientSecret: intent.clientSecret, amountDetailsTip: intent.amountDetails?.tip?.amount.map { UInt(max(0, $0)) },
             amountCapturable: intent.amountCapturable.map { UInt(max(0, $0)) }, lastPaymentError: paymentError,
             canceledAt: intent.canceledAt.map(date), cancellationReason: intent.cancellationReason)
     }

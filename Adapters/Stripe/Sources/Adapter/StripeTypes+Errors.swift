@@ -218,6 +218,8 @@ extension Stripe.ErrorCode.Code {
     package static let stripeAPIError = Self("stripeAPIError")
     /// 9040.
     package static let internalNetworkError = Self("internalNetworkError")
+    /// 9041: the Tap to Pay network error, 9040's counterpart.
+    package static let tapToPayInternalNetworkError = Self("tapToPayInternalNetworkError")
     /// 9050.
     package static let connectionTokenProviderCompletedWithError = Self("connectionTokenProviderCompletedWithError")
     /// 9051 (offline).

@@ -251,8 +251,14 @@ extension Stripe {
         package var charges: [Charge]
         /// `clientSecret` (5.0).
         package var clientSecret: String?
-        /// `amountTip`.
+        /// `amountTip`: the tip the customer chose, *in addition to* `amount`. Stripe documents it non-nil only in
+        /// the intent `collectPaymentMethod` returns with `updatePaymentIntent` (which Tender never sets); after
+        /// confirmation `amount` includes the tip and ``amountDetailsTip`` carries it.
         package var amountTip: UInt?
+        /// `amountDetails.tip.amount` (the REST object's `amount_details.tip.amount`): after confirmation, the
+        /// "portion of the amount that corresponds to a tip", so already *in* `amount`. Nil when no tip was
+        /// collected (tipping skipped, or no tipping configuration); 0 when the customer chose no tip.
+        package var amountDetailsTip: UInt?
         /// `amountCapturable`.
         package var amountCapturable: UInt?
         /// `lastPaymentError`: why the last confirmation failed (a decline's `declineCode`).
@@ -267,8 +273,8 @@ extension Stripe {
         package init(sdkHandle: String?, stripeId: String?, status: PaymentIntentStatus, amount: UInt, currency: String,
                     captureMethod: CaptureMethod, created: Date, metadata: [String: String],
                     offlineDetails: OfflineDetails? = nil, charges: [Charge] = [], clientSecret: String? = nil,
-                    amountTip: UInt? = nil, amountCapturable: UInt? = nil, lastPaymentError: ApiError? = nil,
-                    canceledAt: Date? = nil, cancellationReason: String? = nil) {
+                    amountTip: UInt? = nil, amountDetailsTip: UInt? = nil, amountCapturable: UInt? = nil,
+                    lastPaymentError: ApiError? = nil, canceledAt: Date? = nil, cancellationReason: String? = nil) {
             self.sdkHandle = sdkHandle
             self.stripeId = stripeId
             self.status = status
@@ -281,6 +287,7 @@ extension Stripe {
             self.charges = charges
             self.clientSecret = clientSecret
             self.amountTip = amountTip
+            self.amountDetailsTip = amountDetailsTip
             self.amountCapturable = amountCapturable
             self.lastPaymentError = lastPaymentError
             self.canceledAt = canceledAt

@@ -191,7 +191,8 @@ extension StripeTerminalBridge {
     // MARK: Payment values
 
     /// An SDK intent as the adapter's value, registered (its handle is ``Stripe/PaymentIntent/sdkHandle``).
-    /// NSNumber-boxed amounts are unboxed; a nil `metadata` is empty.
+    /// NSNumber-boxed amounts are unboxed; a nil `metadata` is empty. The on-reader tip after confirmation is
+    /// `amountDetails.tip` (the offline details' breakdown when the intent has none): a portion of `amount`.
     static func value(of intent: PaymentIntent, registry: StripeObjectRegistry) -> Stripe.PaymentIntent {
         Stripe.PaymentIntent(
             sdkHandle: registry.handle(for: intent), stripeId: intent.stripeId, status: value(of: intent.status),
@@ -199,6 +200,7 @@ extension StripeTerminalBridge {
             created: intent.created, metadata: intent.metadata ?? [:],
             offlineDetails: intent.offlineDetails.map(value(of:)), charges: intent.charges.map(value(of:)),
             clientSecret: intent.clientSecret, amountTip: intent.amountTip?.uintValue,
+            amountDetailsTip: (intent.amountDetails ?? intent.offlineDetails?.amountDetails)?.tip?.amount?.uintValue,
             amountCapturable: intent.amountCapturable?.uintValue,
             lastPaymentError: intent.lastPaymentError.map(StripeBridgeErrors.value(of:)),
             canceledAt: intent.canceledAt, cancellationReason: intent.cancellationReason)

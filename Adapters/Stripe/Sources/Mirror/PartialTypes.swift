@@ -1,7 +1,7 @@
 public import Foundation
 
 // Types the SDK's API names that no bridge file names (refund configuration aside, see Refunds.swift): set-up intents,
-// collect inputs and data, tipping, MO/TO, surcharging, amount details, the other payment-method details, addresses,
+// collect inputs and data, tipping, MO/TO, surcharging, the other payment-method details, addresses,
 // simulated offline mode, list parameters, reader display and settings, printing, easy connect, QR-code payments.
 //
 // Written from ../shared/reference/sdk-surface/full/stripe-terminal-ios.json (Stripe Terminal iOS 5.5.0). Each is
@@ -25,17 +25,6 @@ public class AffirmDetails: NSObject {
     package init(surface: SurfaceConstruction) {
         super.init()
     }
-}
-
-/// `SCPAmountDetails`. Shape only: no bridge names it, so its members are not mirrored.
-public class AmountDetails: NSObject, NSCopying {
-    /// Creates the object (for a backend).
-    package init(surface: SurfaceConstruction) {
-        super.init()
-    }
-
-    /// `NSCopying`: immutable here, so a copy is the object itself.
-    public func copy(with zone: NSZone? = nil) -> Any { self }
 }
 
 /// `SCPCardDetails`. Shape only: no bridge names it, so its members are not mirrored.

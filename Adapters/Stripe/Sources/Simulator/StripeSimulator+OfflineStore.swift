@@ -27,7 +27,7 @@ extension StripeSimulator {
         var amounts: [String: Int64] = [:]
         if !paymentsCountCleared {
             for stored in state.storedPayments {
-                amounts[stored.intent.currency, default: 0] += Int64(stored.intent.amount + (stored.intent.amountTip ?? 0))
+                amounts[stored.intent.currency, default: 0] += Int64(stored.intent.amount)
             }
         }
         let count: Int? = paymentsCountCleared ? nil : state.storedPayments.count
@@ -73,7 +73,8 @@ extension StripeSimulator {
             return recollect(&local, .offlineTransactionDeclined, "The card declined offline verification.",
                              offlineDeclineReason: reason)
         }
-        let total = local.intent.amount + (local.intent.amountTip ?? 0)
+        let base = local.intent.amount - min(local.intent.amount, local.intent.amountDetailsTip ?? 0)
+        let total = base + (local.tip ?? 0)
         guard local.intent.currency == configuration.operatingCurrency else {
             return (nil, Stripe.ErrorCode(.invalidOfflineCurrency,
                                           message: "\(local.intent.currency) is not valid for offline payments.",
@@ -89,6 +90,10 @@ extension StripeSimulator {
                                           message: "Too many offline payments are stored; go online to forward them.",
                                           paymentIntent: local.intent))
         }
+        // Confirmed: the amount includes the on-reader tip, and the breakdown names it.
+        local.intent.amount = total
+        local.intent.amountTip = nil
+        local.intent.amountDetailsTip = local.tip
         local.intent.offlineDetails = Stripe.OfflineDetails(
             storedAt: clock.now(), requiresUpload: true,
             cardPresentDetails: cardPresentDetails(card, readMethod: readMethod, online: false))
@@ -150,6 +155,14 @@ extension StripeSimulator {
             let (intent, error, kept) = forward(stored)
             if !kept { state.storedPayments.removeAll { $0.intent == stored.intent } }
             log("forwarded \(intent.stripeId ?? "(local)") \(error.map { "with \($0)" } ?? "")")
+            if configuration.forwardedDeclineFirstReportsRequiresPaymentMethod, error?.code == .declinedByStripeAPI {
+                // RN#1061's iOS sequence: a first callback with no charge, no error, `requiresPaymentMethod`.
+                var first = intent
+                first.status = .requiresPaymentMethod
+                first.charges = []
+                first.lastPaymentError = nil
+                delegates.current.offline?.didForwardPaymentIntent(handOut(first, behavior: .preferOnline), error: nil)
+            }
             delegates.current.offline?.didForwardPaymentIntent(handOut(intent, behavior: .preferOnline), error: error)
             notifyOfflineStatus()
         }

@@ -90,7 +90,10 @@ extension StripeSimulator {
         // WisePad 3). What the SDK does with `skipTipping: false` on another model is not in the reference
         // (UNVERIFIED): the simulator collects no tip there, as such a reader cannot show the prompt.
         let tips = !config.skipTipping && current.reader.deviceType.features.contains(.onReaderTipping)
-        local.intent.amountTip = tips ? configuration.simulatedTipAmount : nil
+        // The reader keeps the chosen tip until confirmation. Stripe documents `amountTip` as "only non-null in the
+        // PaymentIntent instance returned during collect when using updatePaymentIntent set to true".
+        local.tip = tips ? configuration.simulatedTipAmount : nil
+        local.intent.amountTip = config.updatePaymentIntent ? local.tip : nil
         local.collectedOnline = local.intent.stripeId != nil && network.reportedStatus == .online
         localIntents[handle] = local
         setPaymentStatus(.waitingForInput)
@@ -267,7 +270,10 @@ extension StripeSimulator {
         case .timedOut:
             let charged = fault == .answerLostAfterCharge
                 || (fault == nil && configuration.timeoutOutcome == .processedResponseLost)
-            if charged { _ = authorizeOnServer(local.intent, stripeId: stripeId, card: card, readMethod: local.readMethod) }
+            if charged {
+                _ = authorizeOnServer(local.intent, tip: local.tip, stripeId: stripeId, card: card,
+                                      readMethod: local.readMethod)
+            }
             log("confirm \(stripeId) timed out (\(charged ? "processed, answer lost" : "never received"))")
             return (nil, Stripe.ErrorCode(.requestTimedOut, message: "The request timed out."))
         }
@@ -286,7 +292,8 @@ extension StripeSimulator {
     private func confirmOnline(_ local: inout LocalIntent, stripeId: String, card: Stripe.SimulatedCardType)
         -> (Stripe.PaymentIntent?, Stripe.ErrorCode?) {
         let handle = local.intent.sdkHandle
-        let outcome = authorizeOnServer(local.intent, stripeId: stripeId, card: card, readMethod: local.readMethod)
+        let outcome = authorizeOnServer(local.intent, tip: local.tip, stripeId: stripeId, card: card,
+                                        readMethod: local.readMethod)
         local.intent = outcome.intent.withHandle(handle)
         local.card = nil
         if let handle, localIntents[handle] != nil { localIntents[handle] = local }

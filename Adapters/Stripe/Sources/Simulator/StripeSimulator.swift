@@ -36,6 +36,10 @@ public actor StripeSimulator: StripeClient {
         var readMethod: Stripe.ReadMethod?
         /// The card was collected while the SDK was online (6904 if it is confirmed offline).
         var collectedOnline = false
+        /// The tip the customer chose on the reader at collection, added to `amount` at confirmation (Stripe: "After
+        /// confirmPaymentIntent the amount will have this tip amount added to it and the amountDetails will contain
+        /// the breakdown").
+        var tip: UInt?
     }
 
     struct PendingDiscovery {

@@ -69,6 +69,12 @@ extension Stripe {
         /// and forwards it later (1938 "reconnect with live keys to resume", token, network and key-store errors);
         /// any other (1937 "the test transaction will be deleted", a refusal by Stripe) drops it.
         package var forwardingErrorsKeepingPayment: Set<String>
+        /// Off by default. stripe-terminal-react-native#1061 (reference "Known issues", near line 598): on iOS an
+        /// offline decline is reported by `didForwardPaymentIntent` as "a failed charge, sometimes preceded by
+        /// `requiresPaymentMethod`": "sometimes a first call with no charge and a requiresPaymentMethod status but
+        /// always followed by the second with the failed status". On, every forwarded decline is reported that way:
+        /// first the intent `requiresPaymentMethod` with no charge and no error, then the declined one.
+        package var forwardedDeclineFirstReportsRequiresPaymentMethod = false
         /// Inference: whether `clearCachedCredentials` loses the stored, unforwarded payments. The reference says only
         /// that `paymentsCount` becomes nil and the amounts empty; Stripe warns that clearing the SDK's storage
         /// loses them.

@@ -240,7 +240,8 @@ extension StripeSimulator {
 
     /// Authorizes a confirmation on Stripe's side. A second confirmation of an intent Stripe already confirmed is
     /// refused with `payment_intent_unexpected_state`, carrying Stripe's copy (unverified: what the SDK passes on).
-    func authorizeOnServer(_ intent: Stripe.PaymentIntent, stripeId: String, card: Stripe.SimulatedCardType,
+    /// An on-reader `tip` is added to `amount` and recorded as `amountDetails.tip`, as Stripe confirms it.
+    func authorizeOnServer(_ intent: Stripe.PaymentIntent, tip: UInt?, stripeId: String, card: Stripe.SimulatedCardType,
                            readMethod: Stripe.ReadMethod?) -> (intent: Stripe.PaymentIntent, error: Stripe.ErrorCode?) {
         guard var server = serverIntent(stripeId: stripeId) else {
             return (intent, Stripe.ErrorCode(.confirmInvalidPaymentIntent, message: "No such PaymentIntent."))
@@ -249,7 +250,10 @@ extension StripeSimulator {
             return (server, Stripe.ErrorCode(.stripeAPIError, message: "This PaymentIntent was already confirmed.",
                                              apiError: Stripe.ApiError(code: "payment_intent_unexpected_state")))
         }
-        server.amountTip = intent.amountTip
+        // The amount before any earlier confirmation's tip (a declined confirmation left it in), plus this tip.
+        server.amount = server.amount - min(server.amount, server.amountDetailsTip ?? 0) + (tip ?? 0)
+        server.amountTip = nil
+        server.amountDetailsTip = tip
         server.metadata = intent.metadata
         return charge(&server, card: card, readMethod: readMethod ?? .contactEMV, collectedOffline: false)
     }
@@ -264,7 +268,7 @@ extension StripeSimulator {
     private func charge(_ server: inout Stripe.PaymentIntent, card: Stripe.SimulatedCardType,
                         readMethod: Stripe.ReadMethod, collectedOffline: Bool)
         -> (intent: Stripe.PaymentIntent, error: Stripe.ErrorCode?) {
-        let amount = server.amount + (server.amountTip ?? 0)
+        let amount = server.amount  // a confirmed amount: an on-reader tip is in it
         let decline = declineCode(card: card, amount: server.amount)
         var details = cardPresentDetails(card, readMethod: readMethod, online: true)
         let manual = server.captureMethod == .manual

@@ -66,7 +66,7 @@ struct StripeReaderKindTests {
         await #expect(throws: PaymentError.self) { _ = try await processor.discoverReaders(.usb, timeout: 5) }
     }
 
-    @Test("a smart reader shows the cart and asks for the tip; the tip is Stripe's amountTip on the intent")
+    @Test("a smart reader shows the cart and asks for the tip; Stripe confirms an amount including it (amountDetails.tip)")
     func smartReaderCheckout() async throws {
         let (simulator, clock) = makeSimulator { $0.simulatedTipAmount = 250; $0.smartReaderLocationId = testLocation }
         let processor = makeProcessor(simulator, clock: clock)
@@ -85,7 +85,12 @@ struct StripeReaderKindTests {
         let session = try await terminal.takePayment(sale)
         #expect(session.state == .succeeded)
         #expect(session.tip == Money(minorUnits: 250, currency: .usd))
+        #expect(session.total == Money(minorUnits: 1_006, currency: .usd))
         #expect(session.refundableAmount == Money(minorUnits: 1_006, currency: .usd))
+        let intent = try #require(await simulator.serverIntents.first { $0.stripeId == session.processorPaymentID })
+        #expect(intent.amount == 1_006, "after confirmation the amount includes the tip")
+        #expect(intent.amountDetailsTip == 250)
+        #expect(intent.amountTip == nil)
         // Without the eligible amount the reader is told to skip tipping.
         let plain = try await terminal.takePayment(PaymentRequest(amount: Money(minorUnits: 400, currency: .usd),
                                                                   reference: "smart-plain"))

@@ -168,6 +168,8 @@ struct StripeRecoveryTests {
 struct ConfirmOverrideClient: StripeClient {
     let simulator: StripeSimulator
     let status: Stripe.PaymentIntentStatus
+    /// The error the confirmation fails with.
+    var code: Stripe.ErrorCode.Code = .stripeAPIError
 
     func setTerminalDelegate(_ delegate: (any Stripe.TerminalDelegate)?) { simulator.setTerminalDelegate(delegate) }
     func setOfflineDelegate(_ delegate: (any Stripe.OfflineDelegate)?) { simulator.setOfflineDelegate(delegate) }
@@ -206,8 +208,7 @@ struct ConfirmOverrideClient: StripeClient {
         async -> (any Stripe.Cancelable)? {
         var updated = paymentIntent
         updated.status = status
-        completion(nil, Stripe.ErrorCode(.stripeAPIError, message: "payment_intent_unexpected_state",
-                                         paymentIntent: updated))
+        completion(nil, Stripe.ErrorCode(code, message: "payment_intent_unexpected_state", paymentIntent: updated))
         return nil
     }
     func cancelPaymentIntent(_ paymentIntent: Stripe.PaymentIntent) async throws(Stripe.ErrorCode) -> Stripe.PaymentIntent {

@@ -25,10 +25,14 @@ struct StripeSimulatorPaymentTests {
         #expect(created.stripeId == nil)
         let (collected, _) = await collect(simulator, created)
         #expect(collected?.status == .requiresConfirmation)
-        #expect(collected?.amountTip == 200)
+        #expect(collected?.amountTip == nil, "without updatePaymentIntent the collection reports no tip")
+        #expect(collected?.amount == 1_500)
         let (confirmed, error) = await confirm(simulator, try #require(collected))
         #expect(error == nil)
         #expect(confirmed?.status == .requiresCapture)
+        #expect(confirmed?.amount == 1_700, "after confirmation the amount includes the tip")
+        #expect(confirmed?.amountDetailsTip == 200)
+        #expect(confirmed?.amountTip == nil)
         #expect(confirmed?.offlineDetails?.requiresUpload == true)
         #expect(confirmed?.offlineDetails?.cardPresentDetails?.receiptDetails?.accountType == nil)
         #expect(confirmed?.offlineDetails?.cardPresentDetails?.receiptDetails?.authorizationResponseCode == nil)
@@ -48,6 +52,8 @@ struct StripeSimulatorPaymentTests {
         #expect(intent.metadata["tender_reference"] == "P-1")
         #expect(await simulator.offlineStatus.sdk.paymentsCount == 0)
         #expect(await simulator.charges(reference: "P-1").first?.amount == 1_700)
+        #expect(intent.amount == 1_700)
+        #expect(intent.amountDetailsTip == 200)
         #expect(delegate.lines.contains("offline offline 1"))
     }
 
@@ -58,7 +64,10 @@ struct StripeSimulatorPaymentTests {
             try await connect(simulator, reader)
             let created = try await simulator.createPaymentIntent(params(), createConfig: .init())
             let (collected, _) = await collect(simulator, created, skipTipping: false)
-            #expect(collected?.amountTip == tip, "\(reader.deviceType)")
+            #expect(collected?.amountTip == nil, "\(reader.deviceType): no updatePaymentIntent, no amountTip")
+            let (confirmed, _) = await confirm(simulator, try #require(collected))
+            #expect(confirmed?.amountDetailsTip == tip, "\(reader.deviceType)")
+            #expect(confirmed?.amount == 1_500 + (tip ?? 0), "\(reader.deviceType): the tip is in the amount")
         }
     }
 
@@ -69,6 +78,9 @@ struct StripeSimulatorPaymentTests {
         let created = try await simulator.createPaymentIntent(params(), createConfig: .init())
         let (collected, _) = await collect(simulator, created, skipTipping: true)
         #expect(collected?.amountTip == nil)
+        let (confirmed, _) = await confirm(simulator, try #require(collected))
+        #expect(confirmed?.amountDetailsTip == nil)
+        #expect(confirmed?.amount == 1_500)
     }
 
     @Test("forwarding asks for a token even offline; failures are reported, payments kept")

@@ -43,6 +43,18 @@ extension StripeBridgeTests {
             let unboxed = StripeTerminalBridge.value(of: intent, registry: StripeObjectRegistry())
             #expect(unboxed.amountTip == 150)
             #expect(unboxed.amountCapturable == 1_150)
+            #expect(unboxed.amountDetailsTip == nil)
+            // After confirmation the tip is `amountDetails.tip`, a portion of `amount` (offline: the offline details').
+            let breakdown = AmountDetails(surface: .backend)
+            breakdown.tip = Tip(surface: .backend)
+            breakdown.tip?.amount = NSNumber(value: 250)
+            let offline = OfflineDetails(surface: .backend, requiresUpload: true)
+            offline.amountDetails = breakdown
+            intent.offlineDetails = offline
+            #expect(StripeTerminalBridge.value(of: intent, registry: StripeObjectRegistry()).amountDetailsTip == 250)
+            intent.offlineDetails = nil
+            intent.amountDetails = breakdown
+            #expect(StripeTerminalBridge.value(of: intent, registry: StripeObjectRegistry()).amountDetailsTip == 250)
             #expect(unboxed.metadata == [:], "nil metadata is empty")
         }
 

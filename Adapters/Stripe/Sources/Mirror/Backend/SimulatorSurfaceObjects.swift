@@ -27,6 +27,12 @@ extension SimulatorSurfaceBackend {
         object.metadata = value.metadata.isEmpty ? nil : value.metadata
         object.clientSecret = value.clientSecret
         object.amountTip = value.amountTip.map { NSNumber(value: $0) }
+        object.amountDetails = value.amountDetailsTip.map { tip in
+            let details = AmountDetails(surface: .backend)
+            details.tip = Tip(surface: .backend)
+            details.tip?.amount = NSNumber(value: tip)
+            return details
+        }
         object.amountCapturable = value.amountCapturable.map { NSNumber(value: $0) }
         object.canceledAt = value.canceledAt
         object.cancellationReason = value.cancellationReason
