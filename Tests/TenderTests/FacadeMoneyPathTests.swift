@@ -63,6 +63,20 @@ final class LookupHookProcessor: PaymentProcessor, @unchecked Sendable {
     func lookUpRefund(_ refund: RefundRecord, processorPaymentID: String) async throws -> RefundResult? {
         try await inner.lookUpRefund(refund, processorPaymentID: processorPaymentID)
     }
+    /// How many of the next abandonments the vendor refuses (as Stripe's and Square's adapters do when the vendor
+    /// cannot be asked, or says it charged after all).
+    let abandonRefusals = Locked(0)
+    func abandonPayment(_ query: PaymentLookupQuery) async throws -> String? {
+        let refused = abandonRefusals.withLock { count in
+            defer { count = max(0, count - 1) }
+            return count > 0
+        }
+        if refused {
+            throw PaymentError(.invalidState, recovery: .none, phase: .reconciliation,
+                               message: "the vendor completed a payment for attempt \(query.vendorAttemptID)")
+        }
+        return try await inner.abandonPayment(query)
+    }
     func events() -> AsyncStream<ProcessorEvent> { inner.events() }
 }
 
