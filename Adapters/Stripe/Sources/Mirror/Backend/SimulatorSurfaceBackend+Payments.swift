@@ -25,9 +25,10 @@ extension SimulatorSurfaceBackend {
         let done = UncheckedSendableBox(completion)
         onSimulator { [self] simulator in
             do throws(Stripe.ErrorCode) {
-                done.value(sdkIntent(try await simulator.createPaymentIntent(value, createConfig: configuration)), nil)
+                let answered = try await simulator.createPaymentIntent(value, createConfig: configuration)
+                deliver { done.value(sdkIntent(answered), nil) }
             } catch {
-                done.value(nil, sdkError(error))
+                deliver { done.value(nil, sdkError(error)) }
             }
         }
     }
@@ -39,9 +40,10 @@ extension SimulatorSurfaceBackend {
         let done = UncheckedSendableBox(completion)
         onSimulator { [self] simulator in
             do throws(Stripe.ErrorCode) {
-                done.value(sdkIntent(try await simulator.retrievePaymentIntent(clientSecret: clientSecret)), nil)
+                let answered = try await simulator.retrievePaymentIntent(clientSecret: clientSecret)
+                deliver { done.value(sdkIntent(answered), nil) }
             } catch {
-                done.value(nil, sdkError(error))
+                deliver { done.value(nil, sdkError(error)) }
             }
         }
     }
@@ -59,7 +61,7 @@ extension SimulatorSurfaceBackend {
         let done = UncheckedSendableBox(completion)
         let cancelable = waitForSimulator { [self] simulator in
             await simulator.collectPaymentMethod(value, collectConfig: configuration) { [self] intent, error in
-                done.value(intent.map(sdkIntent), error.map(sdkError))
+                deliver { done.value(intent.map(sdkIntent), error.map(sdkError)) }
             }
         }
         return cancelable.map(sdkCancelable)
@@ -75,7 +77,7 @@ extension SimulatorSurfaceBackend {
         let done = UncheckedSendableBox(completion)
         let cancelable = waitForSimulator { [self] simulator in
             await simulator.confirmPaymentIntent(value, confirmConfig: configuration) { [self] intent, error in
-                done.value(intent.map(sdkIntent), error.map(confirmError))
+                deliver { done.value(intent.map(sdkIntent), error.map(confirmError)) }
             }
         }
         return cancelable.map(sdkCancelable)
@@ -96,10 +98,10 @@ extension SimulatorSurfaceBackend {
         let done = UncheckedSendableBox(completion)
         let cancelable = waitForSimulator { [self] simulator in
             await simulator.collectPaymentMethod(value, collectConfig: collect) { [self] collected, error in
-                guard let collected, error == nil else { return done.value(nil, error.map(sdkError)) }
+                guard let collected, error == nil else { return deliver { done.value(nil, error.map(sdkError)) } }
                 onSimulator { [self] simulator in
                     _ = await simulator.confirmPaymentIntent(collected, confirmConfig: confirm) { [self] intent, error in
-                        done.value(intent.map(sdkIntent), error.map(sdkError))
+                        deliver { done.value(intent.map(sdkIntent), error.map(sdkError)) }
                     }
                 }
             }
@@ -115,9 +117,10 @@ extension SimulatorSurfaceBackend {
         let done = UncheckedSendableBox(completion)
         onSimulator { [self] simulator in
             do throws(Stripe.ErrorCode) {
-                done.value(sdkIntent(try await simulator.cancelPaymentIntent(value)), nil)
+                let answered = try await simulator.cancelPaymentIntent(value)
+                deliver { done.value(sdkIntent(answered), nil) }
             } catch {
-                done.value(nil, sdkError(error))
+                deliver { done.value(nil, sdkError(error)) }
             }
         }
     }

@@ -24,7 +24,7 @@ extension SimulatorSurfaceBackend {
         let relay = SimulatorDiscoveryRelay(self, terminal: terminal, delegate: delegate)
         let done = UncheckedSendableBox(completion)
         let cancelable = waitForSimulator { [self] simulator in
-            await simulator.discoverReaders(value, delegate: relay) { [self] error in done.value(error.map(sdkError)) }
+            await simulator.discoverReaders(value, delegate: relay) { [self] error in deliver { done.value(error.map(sdkError)) } }
         }
         return sdkCancelable(cancelable)
     }
@@ -70,11 +70,11 @@ extension SimulatorSurfaceBackend {
             if let update { await simulator.configure { $0.testReaderUpdate = update } }
             do {
                 let connected = try await connect(simulator)
-                done.value(sdkReader(connected), nil)
+                deliver { done.value(sdkReader(connected), nil) }
             } catch let error as Stripe.ErrorCode {
-                done.value(nil, sdkError(error))
+                deliver { done.value(nil, sdkError(error)) }
             } catch {
-                done.value(nil, error)
+                deliver { done.value(nil, error) }
             }
         }
     }

@@ -14,10 +14,10 @@ extension SimulatorSurfaceBackend {
         let done = UncheckedSendableBox(completion)
         let cancelable = waitForSimulator { [self] simulator in
             await simulator.collectRefundPaymentMethod(value, refundConfig: nil) { [self] error in
-                if let error { return done.value(nil, confirmRefundError(error)) }
+                if let error { return deliver { done.value(nil, confirmRefundError(error)) } }
                 onSimulator { [self] simulator in
                     _ = await simulator.confirmRefund { [self] refund, error in
-                        done.value(refund.map(sdkRefund), error.map(confirmRefundError))
+                        deliver { done.value(refund.map(sdkRefund), error.map(confirmRefundError)) }
                     }
                 }
             }
@@ -34,7 +34,7 @@ extension SimulatorSurfaceBackend {
         let done = UncheckedSendableBox(completion)
         let cancelable = waitForSimulator { [self] simulator in
             await simulator.collectRefundPaymentMethod(value, refundConfig: nil) { [self] error in
-                done.value(error.map(sdkError))
+                deliver { done.value(error.map(sdkError)) }
             }
         }
         return cancelable.map(sdkCancelable)
@@ -46,7 +46,7 @@ extension SimulatorSurfaceBackend {
         let done = UncheckedSendableBox(completion)
         let cancelable = waitForSimulator { [self] simulator in
             await simulator.confirmRefund { [self] refund, error in
-                done.value(refund.map(sdkRefund), error.map(confirmRefundError))
+                deliver { done.value(refund.map(sdkRefund), error.map(confirmRefundError)) }
             }
         }
         return cancelable.map(sdkCancelable)

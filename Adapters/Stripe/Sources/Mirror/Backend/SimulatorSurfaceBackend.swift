@@ -46,6 +46,18 @@ package final class SimulatorSurfaceBackend: SurfaceBackend, @unchecked Sendable
     package let simulator: StripeSimulator
     let tokenRelay: SimulatorTokenRelay
     let state = LockedState(State())
+    /// Serializes the completions this backend delivers, with the SDK objects they carry. The simulator answers on
+    /// its own threads (a cancel completes the cancel and the collect it ended at once), and the objects are the same
+    /// ones for the same handle, updated in place; the real SDK delivers both on the main thread, one after the other.
+    /// Without this, one completion's update of an object races the bridge reading it in another.
+    private let delivery = NSRecursiveLock()
+
+    /// Runs a completion (and the conversion of what it carries) while no other completion of this backend runs.
+    func deliver(_ completion: () -> Void) {
+        delivery.lock()
+        defer { delivery.unlock() }
+        completion()
+    }
 
     /// A backend over `simulator`, which must have been created with `tokenRelay` as its token provider.
     package init(simulator: StripeSimulator, tokenRelay: SimulatorTokenRelay) {
@@ -120,9 +132,9 @@ package final class SimulatorSurfaceBackend: SurfaceBackend, @unchecked Sendable
         onSimulator { [self] simulator in
             do {
                 try await body(simulator)
-                done.value(nil)
+                deliver { done.value(nil) }
             } catch {
-                done.value(sdkErrorOrAsItCame(error))
+                deliver { done.value(sdkErrorOrAsItCame(error)) }
             }
         }
     }

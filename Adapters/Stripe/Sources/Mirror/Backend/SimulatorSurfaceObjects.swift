@@ -233,7 +233,7 @@ extension SimulatorSurfaceBackend {
     func sdkCancelable(_ cancelable: any Stripe.Cancelable) -> Cancelable {
         Cancelable(surface: .backend, isCompleted: { cancelable.completed }, cancel: { completion in
             let done = UncheckedSendableBox(completion)
-            cancelable.cancel { [self] error in done.value(error.map(sdkError)) }
+            cancelable.cancel { [self] error in deliver { done.value(error.map(sdkError)) } }
         })
     }
 
