@@ -115,8 +115,11 @@ struct RouteAuthorizationTests {
         let keyA = IdempotencyKey.vendorAttemptID(reference: "sq-1", paymentAttempt: 1, scope: Self.storeA)
         try expectRefused(await harness.call("POST", "/v1/square/payments/cancel-by-idempotency-key",
                                              RouteBodies.CancelByKey(idempotencyKey: keyA), as: Self.storeB))
+        // A key of another form (Square's SDK's own) is accepted only from a caller of the seller's own merchant
+        // acting for its own location (RouteOwnershipTests); another merchant's device is refused.
         try expectRefused(await harness.call("POST", "/v1/square/payments/cancel-by-idempotency-key",
-                                             RouteBodies.CancelByKey(idempotencyKey: "not-a-scoped-key"), as: Self.storeB))
+                                             RouteBodies.CancelByKey(idempotencyKey: "not-a-scoped-key"),
+                                             as: Self.otherMerchant))
         #expect(harness.square.requests.allSatisfy { $0.method == "GET" }, "Square only ever saw reads")
         #expect(harness.square.status(payment) == "APPROVED")
         // B's own lookup by reference is its own location's: A's payment is not in it.

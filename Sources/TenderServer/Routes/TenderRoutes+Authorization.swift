@@ -4,7 +4,8 @@ import TenderWire
 extension TenderRoutes {
     /// `"tender_location"`: the metadata key holding the Stripe location id an intent was taken at (Stripe's
     /// PaymentIntents record no location): set it on every intent (``StripeServerClient`` does on the intents it
-    /// creates; on the device, put it in `PaymentRequest.metadata`). An intent without it belongs to no caller.
+    /// creates; the Stripe adapter sets it on every intent it creates). An intent without it belongs to the location
+    /// named by ``assigningUntaggedStripeIntents(to:)``, or to no caller.
     package static let stripeLocationMetadataKey = StripeServerClient.locationMetadataKey
 
     /// The account the routes serve for `processor`, when configured.
@@ -41,8 +42,11 @@ extension TenderRoutes {
     }
 
     /// Whether the intent was taken at a location the caller may act for.
+    /// An intent without `tender_location` (made before the adapter tagged every attempt) belongs to the location
+    /// named by ``assigningUntaggedStripeIntents(to:)``, or to no caller.
     func owns(_ caller: LedgerScope, _ intent: StripeAPI.PaymentIntent) async -> Bool {
-        guard let location = intent.metadata[Self.stripeLocationMetadataKey], !location.isEmpty else { return false }
+        let tagged = intent.metadata[Self.stripeLocationMetadataKey].flatMap { $0.isEmpty ? nil : $0 }
+        guard let location = tagged ?? untaggedStripeLocation else { return false }
         return await allows(caller, owner: owner(location, processor: StripeServerClient.processor, caller: caller),
                             processor: StripeServerClient.processor)
     }

@@ -42,8 +42,13 @@ extension TenderRoutes {
     // MARK: - Capture, void, refunds
 
     /// Captures after checking the payment belongs to the caller; the device's idempotency key goes on unchanged.
+    /// The key must be derived in the caller's scope, the amount in the payment's currency.
     func capture(_ request: CaptureRequest, caller: LedgerScope) async throws {
-        try await checkPayment(request.processor, request.processorPaymentID, caller: caller, phase: .capture)
+        try await checkKey(request.idempotencyKey, reference: request.reference, processor: request.processor,
+                           caller: caller, phase: .capture)
+        let currency = try await ownedPaymentCurrency(request.processor, request.processorPaymentID, caller: caller,
+                                                      phase: .capture)
+        try checkCurrency(request.amount, paymentCurrency: currency, id: request.processorPaymentID, phase: .capture)
         do { try await service(request.processor, phase: .capture).capture(request) } catch {
             throw RouteFailure.vendor(PaymentError(capturing: error))
         }
@@ -51,6 +56,8 @@ extension TenderRoutes {
 
     /// Voids after checking the payment belongs to the caller.
     func void(_ request: VoidRequest, caller: LedgerScope) async throws {
+        try await checkKey(request.idempotencyKey, reference: request.reference, processor: request.processor,
+                           caller: caller, phase: .capture)
         try await checkPayment(request.processor, request.processorPaymentID, caller: caller, phase: .capture)
         do { try await service(request.processor, phase: .capture).void(request) } catch {
             throw RouteFailure.vendor(PaymentError(capturing: error))
@@ -59,13 +66,18 @@ extension TenderRoutes {
 
     /// Refunds after checking the payment belongs to the caller.
     func refund(_ request: RefundRequest, caller: LedgerScope) async throws -> RefundResult {
-        try await checkPayment(request.processor, request.processorPaymentID, caller: caller, phase: .refund)
+        try await checkKey(request.idempotencyKey, reference: request.reference, processor: request.processor,
+                           caller: caller, phase: .refund)
+        let currency = try await ownedPaymentCurrency(request.processor, request.processorPaymentID, caller: caller,
+                                                      phase: .refund)
+        try checkCurrency(request.amount, paymentCurrency: currency, id: request.processorPaymentID, phase: .refund)
         return try await service(request.processor, phase: .refund).refund(request)
     }
 
-    /// Looks a refund up after checking the payment belongs to the caller.
+    /// Looks a refund up after checking the payment belongs to the caller and the refund (named by id) to the payment.
     func lookUpRefund(_ request: RouteBodies.RefundLookup, caller: LedgerScope) async throws -> RefundResult? {
         try await checkPayment(request.processor, request.processorPaymentID, caller: caller, phase: .refund)
+        try await checkRefundBelongs(request)
         return try await service(request.processor, phase: .refund).lookUpRefund(
             processor: request.processor, processorPaymentID: request.processorPaymentID,
             idempotencyKey: request.idempotencyKey, processorRefundID: request.processorRefundID)
@@ -130,20 +142,21 @@ extension TenderRoutes {
             throw RouteFailure.notFound("Square has no payment \(id).", phase: phase)
         }
         guard let location = payment.locationID,
-              await allows(caller, owner: owner(location, processor: SquareServerClient.processor),
+              await allows(caller, owner: owner(location, processor: SquareServerClient.processor, caller: caller),
                            processor: SquareServerClient.processor) else { throw refusal(id, phase: phase) }
         return payment
     }
 
     /// Voids the payment created under the key, when the key was derived in a scope the caller may act for
-    /// (`<merchant>/<location>/…`, ``TenderWire/IdempotencyKey``): Square cannot tell whose payment it is before.
+    /// (`<merchant>/<location>/…`, ``TenderWire/IdempotencyKey``), or is the opaque key Square's SDK generated for
+    /// the caller's own attempt (``checkOpaqueCancelKey(_:caller:)``): Square cannot tell whose payment it is before.
     func cancelSquarePayment(idempotencyKey: String, caller: LedgerScope) async throws {
         let square = try squareClient(phase: .cancellation)
         let parts = idempotencyKey.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 5, let merchant = parts[0].removingPercentEncoding,
               let location = parts[1].removingPercentEncoding else {
-            throw RouteFailure.forbidden("The idempotency key was not derived for this device's location.",
-                                         phase: .cancellation)
+            try await checkOpaqueCancelKey(idempotencyKey, caller: caller)
+            return try await square.cancelPayment(idempotencyKey: idempotencyKey)
         }
         try checkMerchant(caller, processor: SquareServerClient.processor, phase: .cancellation)
         guard await allows(caller, owner: LedgerScope(merchantID: merchant, locationID: location),

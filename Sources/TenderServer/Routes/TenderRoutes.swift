@@ -47,6 +47,8 @@ public struct TenderRoutes: Sendable {
     let mountPath: String
     /// Where each answered request is logged (nil: nowhere).
     let logHandler: (any TenderLogHandler)?
+    /// The Stripe location that owns intents without `tender_location` (nil: they belong to no caller).
+    var untaggedStripeLocation: String?
 
     /// Creates the routes.
     /// - Parameters:
@@ -80,6 +82,7 @@ public struct TenderRoutes: Sendable {
     /// (`{"error": PaymentError}`), never a credential.
     public func respond(to request: HTTPRequest, caller: LedgerScope) async -> HTTPResponse {
         do {
+            try checkBodySize(request)
             let response = try await dispatch(request, caller: caller)
             log(request, caller: caller, status: response.status, failure: nil)
             return response
@@ -88,5 +91,16 @@ public struct TenderRoutes: Sendable {
             log(request, caller: caller, status: response.status, failure: error)
             return response
         }
+    }
+
+    /// These routes, with every Stripe PaymentIntent that records no `tender_location` (intents made by Tender
+    /// before the Stripe adapter tagged every attempt, or by another integration) owned by Stripe location
+    /// `location`: its devices (and whoever ``TenderRouteAuthorizer`` lets act for it) may look them up, capture,
+    /// void, refund and abandon them; every other location is still refused. Without it such an intent belongs to no
+    /// caller. Name the one location that took payments before the upgrade; see "Your server".
+    public func assigningUntaggedStripeIntents(to location: String) -> TenderRoutes {
+        var routes = self
+        routes.untaggedStripeLocation = location.isEmpty ? nil : location
+        return routes
     }
 }

@@ -18,9 +18,13 @@ final class InProcessServer: @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [Exchange] = []
 
-    init(routes: TenderRoutes, devices: [String: LedgerScope]) {
+    /// Answers dropped on the way back to the device (nil: none).
+    let lostAnswers: LostAnswers?
+
+    init(routes: TenderRoutes, devices: [String: LedgerScope], lostAnswers: LostAnswers? = nil) {
         self.routes = routes
         self.devices = devices
+        self.lostAnswers = lostAnswers
         InProcessRegistry.shared.add(self)
     }
 
@@ -108,6 +112,10 @@ final class RoutesURLProtocol: URLProtocol {
         let loading = Loading(protocol: self)
         Task {
             let response = await server.handle(routed)
+            if server.lostAnswers?.takes(url.path) == true {
+                loading.fail(URLError(.networkConnectionLost))
+                return
+            }
             let answer = HTTPURLResponse(url: url, statusCode: response.status, httpVersion: "HTTP/1.1",
                                          headerFields: response.headers)!
             loading.finish(answer, body: response.body)
@@ -125,6 +133,10 @@ final class RoutesURLProtocol: URLProtocol {
             client?.urlProtocol(`protocol`, didReceive: answer, cacheStoragePolicy: .notAllowed)
             if !body.isEmpty { client?.urlProtocol(`protocol`, didLoad: body) }
             client?.urlProtocolDidFinishLoading(`protocol`)
+        }
+
+        func fail(_ error: URLError) {
+            `protocol`.client?.urlProtocol(`protocol`, didFailWithError: error)
         }
     }
 
@@ -177,5 +189,23 @@ enum OpenAPICheck {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "OpenAPI violations:\n\(text)", sourceLocation: sourceLocation)
         if process.terminationStatus == 0 { print("OpenAPI: \(text.trimmingCharacters(in: .whitespacesAndNewlines))") }
+    }
+}
+
+/// Answers the device never receives: the routes run the request (the vendor acts), then the hop back drops it, as a
+/// connection cut after the server answered. Each path named is lost once.
+final class LostAnswers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: [String]
+
+    init(_ paths: [String]) { pending = paths }
+
+    /// Whether the answer to a request for `path` is lost (once per listed path).
+    func takes(_ path: String) -> Bool {
+        lock.withLock {
+            guard let index = pending.firstIndex(of: path) else { return false }
+            pending.remove(at: index)
+            return true
+        }
     }
 }
