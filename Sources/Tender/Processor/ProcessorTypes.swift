@@ -208,10 +208,16 @@ public struct PaymentAttempt: Hashable, Sendable {
     /// the ledger's scope for sessions recorded since ledger schema 6, `nil` for older ones (and for adapter calls
     /// made outside a ``PaymentTerminal``), whose ids are the reference alone.
     public var idScope: LedgerScope?
+    /// The ledger scope the payment is taken in (the terminal's), for every session, also those recorded before
+    /// ledger schema 6 whose ``idScope`` is nil: an adapter tags the vendor payment with its location (Stripe's
+    /// `tender_location`, which the server's routes check ownership by). nil for adapter calls made outside a
+    /// ``PaymentTerminal``.
+    package var scope: LedgerScope?
 
     /// Creates an attempt description.
     package init(number: Int = 1, paymentAttempt: Int = 1, processorPaymentID: String? = nil, localID: String? = nil,
-                previousState: PaymentState? = nil, lastRecordedAt: Date? = nil, idScope: LedgerScope? = nil) {
+                previousState: PaymentState? = nil, lastRecordedAt: Date? = nil, idScope: LedgerScope? = nil,
+                scope: LedgerScope? = nil) {
         self.number = number
         self.paymentAttempt = paymentAttempt
         self.processorPaymentID = processorPaymentID
@@ -219,6 +225,7 @@ public struct PaymentAttempt: Hashable, Sendable {
         self.previousState = previousState
         self.lastRecordedAt = lastRecordedAt
         self.idScope = idScope
+        self.scope = scope ?? idScope
     }
 
     /// Whether an earlier call may have started this vendor payment: the adapter must find and continue it,

@@ -110,7 +110,7 @@ extension PaymentTerminal {
                 try await ledger.insert(session)
             }
             live[request.reference] = session
-            attempt = PaymentAttempt(idScope: session.keyScheme.attemptIDScope(scope))
+            attempt = PaymentAttempt(idScope: session.keyScheme.attemptIDScope(scope), scope: scope)
         case .continuation(let session):
             let lastRecordedAt = try await lastStateChange(of: session)
             let bumped = try await ledger.record(
@@ -120,7 +120,7 @@ extension PaymentTerminal {
             attempt = PaymentAttempt(number: bumped.attempts, paymentAttempt: bumped.paymentAttempt,
                                      processorPaymentID: bumped.processorPaymentID, localID: bumped.localID,
                                      previousState: bumped.state, lastRecordedAt: lastRecordedAt,
-                                     idScope: bumped.keyScheme.attemptIDScope(scope))
+                                     idScope: bumped.keyScheme.attemptIDScope(scope), scope: scope)
         case .newVendorPayment(let session):
             try await abandonBeforeNewAttempt(session)
             let restarted = try await ledger.record(
@@ -133,7 +133,8 @@ extension PaymentTerminal {
                                                              to: .created, at: restarted.updatedAt)))
             live[request.reference] = restarted
             attempt = PaymentAttempt(number: restarted.attempts, paymentAttempt: restarted.paymentAttempt,
-                                     previousState: .created, idScope: restarted.keyScheme.attemptIDScope(scope))
+                                     previousState: .created, idScope: restarted.keyScheme.attemptIDScope(scope),
+                                     scope: scope)
         }
 
         let recorder = PaymentRecorder(session: live[request.reference]!, scope: scope, ledger: ledger, clock: clock,

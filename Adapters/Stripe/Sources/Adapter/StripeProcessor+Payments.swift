@@ -47,7 +47,10 @@ extension StripeProcessor {
             intent = existing
         case .start:
             do {
-                intent = try await create(request, paymentAttempt: attempt.paymentAttempt, location: attempt.idScope?.locationID,
+                // Every attempt is tagged with its location: the attempt's id scope, or for a session recorded before
+                // ledger schema 6 (no id scope), the terminal's (issue 28).
+                intent = try await create(request, paymentAttempt: attempt.paymentAttempt,
+                                          location: (attempt.idScope ?? attempt.scope)?.locationID,
                                           behavior: behavior)
             } catch let error as Stripe.ErrorCode {
                 return ended(reference, .failed, StripeMapping.definiteFailure(
