@@ -227,6 +227,18 @@ let package = Package(
             path: "Tests/TenderServerTests"
         ),
 
+        // The end-to-end tier (issue 28): each adapter's real request path → TenderBackendClient → TenderRoutes →
+        // the REST clients → localstripe and the Square peer on loopback (Scripts/peers/peers.sh). `.ci/run` runs it
+        // with the peers up; a missing peer fails it. Its Support/ holds symbolic links to TenderServerTests' harness.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "TenderServer", "TenderBackend", "Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator",
+                "TenderSquareSimulator", "TenderTesting",
+            ],
+            path: "Tests/EndToEndTests"
+        ),
+
         // MARK: Test support
         .target(name: "TenderTestKit", dependencies: ["Tender", "TenderPowerLoss", "TenderTesting"],
                 path: "Sources/TestSupport/TenderTestKit"),

@@ -1,0 +1,1 @@
+../../TenderServerTests/Support/Peers.swift

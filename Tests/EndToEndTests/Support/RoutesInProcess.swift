@@ -1,0 +1,1 @@
+../../TenderServerTests/Support/RoutesInProcess.swift
