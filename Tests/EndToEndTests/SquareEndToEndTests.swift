@@ -114,6 +114,12 @@ struct SquareEndToEndTests {
         let charges = try await stack.squarePayments(referenceID: reference)
             .filter { ["APPROVED", "COMPLETED"].contains($0["status"] as? String) }
         #expect(charges.count == 1 && charges.first?["id"] as? String == paid.processorPaymentID, "one charge")
+        // The earlier attempt was voided with the key Square's SDK generated for it, accepted by the routes.
+        let sdkKeys = await device.simulator.serverPayments.filter { $0.referenceID == reference }.map(\.idempotencyKey)
+        let voids = stack.server.exchanges.filter { $0.request.url.path.hasSuffix("/cancel-by-idempotency-key") }
+        #expect(!voids.isEmpty && voids.allSatisfy { $0.response.status == 204 }, "\(voids.map(\.response.status))")
+        #expect(voids.allSatisfy { exchange in sdkKeys.contains { key in
+            String(decoding: exchange.request.body ?? Data(), as: UTF8.self).contains(key) } })
         #expect(try await stack.squareViolations().isEmpty)
         try stack.server.expectValidExchanges()
     }

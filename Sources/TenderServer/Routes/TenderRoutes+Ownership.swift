@@ -33,6 +33,9 @@ extension TenderRoutes {
     /// (`<reference>/refund-<n>`, `<reference>[#<n>]/abandon`), naming the request's reference.
     func checkKey(_ key: String, reference: String, processor: String, caller: LedgerScope,
                   phase: PaymentError.Phase) async throws {
+        guard processor == StripeServerClient.processor || processor == SquareServerClient.processor else {
+            throw RouteFailure.badRequest("Unknown processor \(processor).", phase: phase)
+        }
         let refused = RouteFailure.forbidden(
             "The idempotency key was not derived for this device's location and this payment's reference.", phase: phase)
         if let scoped = Self.scopedKey(key) {

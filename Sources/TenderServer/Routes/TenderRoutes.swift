@@ -30,7 +30,9 @@ public protocol TenderRouteAuthorizer: Sendable {
 /// The OpenAPI document `Documentation/tender-server.openapi.yaml` describes every request and answer. Idempotency
 /// keys travel from the device to the vendor unchanged. A caller acts only for the merchant and location it belongs
 /// to (``TenderRouteAuthorizer``): anything else is answered `403` with a ``TenderWire/PaymentError`` of code
-/// `not_authorized`. Tokens appear only in the answers of the two sign-in routes (marked `Cache-Control: no-store`);
+/// `not_authorized` — including an idempotency key derived in another scope, a refund id of another payment, and a
+/// Stripe intent without `tender_location` (unless ``assigningUntaggedStripeIntents(to:)`` names its location). An
+/// amount in another currency than the payment's is `400` `currency_mismatch`; a body over 64 KiB is `413`. Tokens appear only in the answers of the two sign-in routes (marked `Cache-Control: no-store`);
 /// error bodies never carry a credential.
 public struct TenderRoutes: Sendable {
     /// The Stripe client and the account it acts for (`acct_…`; nil: the caller's merchant is not checked).
