@@ -65,6 +65,7 @@ extension PaymentTerminal {
     }
 }
 
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)  // Observation
 extension TerminalModel {
     /// A model over ``Tender/PaymentTerminal/preview(_:)``, already started: use it in `#Preview` and UI-test builds.
     /// ```swift

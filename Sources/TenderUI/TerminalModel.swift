@@ -16,6 +16,10 @@ import Foundation
 /// ```
 /// ``start()`` reads the facade's ``Tender/PaymentTerminal/snapshot()`` and then follows its events, so a screen
 /// that appears late starts from the current state, not from "nothing connected".
+///
+/// The model is `@Observable` (Observation): it needs iOS 17, macOS 14, tvOS 17 or watchOS 10, where the rest of
+/// Tender runs from iOS 16 and macOS 13. An app that supports iOS 16 uses the facade's events directly there.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @Observable @MainActor
 public final class TerminalModel {
     /// The facade the model drives.
@@ -51,6 +55,12 @@ public final class TerminalModel {
     public private(set) var lastError: PaymentError?
 
     private var discovery: Task<Void, Never>?
+    /// Whether a ``charge(_:)`` call runs (from the tap until it returns).
+    private var isCharging = false
+    /// Discoveries started so far: a discovery's end changes the status only if no later one started.
+    @ObservationIgnored private var discoveryGeneration = 0
+    /// Whether ``start()`` runs (a second call returns at once).
+    @ObservationIgnored private var isStarted = false
     @ObservationIgnored private var queueGeneration = 0
     /// Reader actions (connect, install an update, disconnect) finished so far: a snapshot read while one finished
     /// may hold the reader as it was before it, so ``load()`` reads it again.
@@ -71,11 +81,23 @@ public final class TerminalModel {
         return [.created, .collecting, .processing].contains(paymentState)
     }
 
+    /// The phase of the payment now, from the tap (``PaymentPhase/starting``) to its end (``PaymentPhase/idle``).
+    public var paymentPhase: PaymentPhase {
+        if isCharging, paymentState == nil || paymentState == .created { return .starting }
+        return isCharging || isPaymentInProgress ? .inProgress : .idle
+    }
+
     /// Starts from the facade's current state and follows its events until the calling task is cancelled or the
-    /// facade is gone. Call it once per model (SwiftUI: `.task { await model.start() }`).
+    /// facade is gone. Runs once per model: a call while one runs returns at once (SwiftUI:
+    /// `.task { await model.start() }`, once).
     public func start() async {
+        guard !isStarted else { return }
+        isStarted = true
         let events = terminal.events  // subscribe first: nothing sent after the snapshot is missed
-        defer { isFollowing = false }
+        defer {
+            isFollowing = false
+            isStarted = false
+        }
         await load()
         // Following from here: the first snapshot is applied (a test waiting for this never races it).
         isFollowing = true
@@ -105,25 +127,31 @@ public final class TerminalModel {
     // MARK: Actions
 
     /// Looks for readers of `kind` for at most `timeout` seconds, listing them in ``discoveredReaders`` as they are
-    /// found. Calling it again, ``stopDiscovery()`` or ``connect(_:)`` ends the previous discovery.
+    /// found. Calling it again, ``stopDiscovery()`` or ``connect(_:)`` ends the previous discovery; the status and
+    /// the list are then the latest discovery's (the end of an earlier one changes neither).
     public func discoverReaders(_ kind: ReaderKind = .bluetooth, timeout: Double = 10) async {
         discovery?.cancel()
+        discoveryGeneration += 1
+        let generation = discoveryGeneration
         discoveredReaders = []
         lastError = nil
         readerStatus = .discovering
         let task = Task { [terminal] in
             do {
                 for try await found in terminal.readerDiscovery(kind, timeout: timeout) {
+                    guard generation == self.discoveryGeneration else { return }
                     self.found(found)
                 }
             } catch is CancellationError {
             } catch let error as PaymentError where error.code == .canceled {
             } catch {
-                self.lastError = PaymentError.from(error)
+                if generation == self.discoveryGeneration { self.lastError = PaymentError.from(error) }
             }
         }
         discovery = task
         await task.value
+        guard generation == discoveryGeneration else { return }
+        discovery = nil
         if readerStatus == .discovering { readerStatus = reader == nil ? .notConnected : .connected }
     }
 
@@ -135,6 +163,7 @@ public final class TerminalModel {
     /// Connects a reader found by discovery.
     public func connect(_ reader: Reader) async {
         discovery?.cancel()
+        discoveryGeneration += 1
         lastError = nil
         readerStatus = .connecting
         do {
@@ -181,8 +210,20 @@ public final class TerminalModel {
 
     /// Takes a payment, following it in ``paymentState`` and ``prompt``; returns the recorded session, or `nil` when
     /// it was refused before the processor was called or could not be recorded (see ``lastError``).
+    ///
+    /// One payment at a time: while one runs (``paymentPhase`` is not ``PaymentPhase/idle``), another charge is
+    /// refused with ``Tender/PaymentError/Code/paymentInProgress`` and the payment shown stays the one running.
     @discardableResult
     public func charge(_ request: PaymentRequest) async -> PaymentSession? {
+        guard paymentPhase == .idle else {
+            let running = paymentReference.map { "Payment \"\($0)\" is" } ?? "A payment is"
+            lastError = PaymentError(.paymentInProgress, recovery: .waitAndRetry, phase: .validation,
+                                     message: "\(running) in progress: \"\(request.reference)\" was not started. "
+                                         + "Wait for it to finish (or cancel it), then charge again.")
+            return nil
+        }
+        isCharging = true
+        defer { isCharging = false }
         lastError = nil
         paymentReference = request.reference
         paymentState = nil
@@ -356,29 +397,4 @@ public final class TerminalModel {
             forwarding = nil
         }
     }
-}
-
-extension PaymentError {
-    /// Every error Tender throws is a ``Tender/PaymentError``; anything else (a cancellation of the calling task)
-    /// becomes one with code ``Tender/PaymentError/Code/canceled`` or ``Tender/PaymentError/Code/integrationError``.
-    static func from(_ error: any Error) -> PaymentError {
-        if let error = error as? PaymentError { return error }
-        if error is CancellationError {
-            return PaymentError(.canceled, recovery: .none, phase: .unknown, message: "The operation was canceled.")
-        }
-        return PaymentError(.integrationError, recovery: .fixIntegration, phase: .unknown,
-                            message: "Unexpected error: \(error)")
-    }
-}
-
-/// How far forwarding of the stored payments has come since they started to go out.
-public struct ForwardingProgress: Hashable, Sendable {
-    /// How many have left the device.
-    public var forwarded: Int
-    /// How many were stored when forwarding started (or since).
-    public var total: Int
-    /// Whether every one has left the device.
-    public var isFinished: Bool { forwarded >= total }
-    /// 0...1, for a progress bar.
-    public var fraction: Double { total == 0 ? 1 : Double(forwarded) / Double(total) }
 }

@@ -5,14 +5,17 @@ import TenderPreviews
 import TenderUI
 
 /// The preview factory builds every named scenario, and each behaves as its name says.
+// Each test and helper carries Observation's availability (the model's): Swift Testing refuses it on a suite.
 @MainActor
 @Suite("Preview scenarios")
 struct PreviewScenarioTests {
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     private func sale(_ reference: String) -> PaymentRequest {
         PaymentRequest(amount: Money(minorUnits: 1_250, currency: .usd), reference: reference,
                        offlinePolicy: .preferOnline)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("online: a reader is connected and a card is approved")
     func online() async throws {
         let model = await TerminalModel.preview(.online)
@@ -20,6 +23,7 @@ struct PreviewScenarioTests {
         #expect(await model.charge(sale("p-online"))?.state == .succeeded)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("offline: the sale is stored on the device and counted in the queue")
     func offline() async throws {
         let model = await TerminalModel.preview(.offline)
@@ -30,6 +34,7 @@ struct PreviewScenarioTests {
         #expect(queue.storedCount == 1)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("declines: the card is declined and the advice is to ask for another card")
     func declines() async throws {
         let model = await TerminalModel.preview(.declines)
@@ -38,6 +43,7 @@ struct PreviewScenarioTests {
         #expect(model.lastError?.recovery == .collectAnotherCard)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("reader update required: payments are refused until the update is installed")
     func updateRequired() async throws {
         let model = await TerminalModel.preview(.readerUpdateRequired)
@@ -49,6 +55,7 @@ struct PreviewScenarioTests {
         #expect(await model.charge(sale("p-update-2"))?.state == .succeeded)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("a UI test names the scenario in its launch arguments")
     func launchArguments() {
         #expect(PreviewScenario(launchArguments: ["App", "-TenderScenario", "offline"]) == .offline)

@@ -5,6 +5,7 @@ import Observation
 
 /// Records every value of one model property that Observation reports, in order (consecutive duplicates dropped):
 /// the "sequence of observed state" a SwiftUI view would render.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
 final class ObservationRecorder<Value: Equatable> {
     private(set) var values: [Value]

@@ -8,9 +8,11 @@ import TenderTesting
 /// A snapshot read while a reader action finishes holds the reader as it was before the action: applied after it,
 /// it would undo what the action showed (the update just installed shown as required again). Seen as a flaky
 /// preview scenario under load; made deterministic here by holding the snapshot's queue read.
+// Each test and helper carries Observation's availability (the model's): Swift Testing refuses it on a suite.
 @MainActor
 @Suite("TerminalModel: a snapshot read across a reader action")
 struct SnapshotRaceTests {
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("an update installed while a snapshot is being read stays installed: the model reads the snapshot again")
     func updateInstalledDuringALoad() async throws {
         let processor = InMemoryPaymentProcessor()
@@ -39,6 +41,7 @@ struct SnapshotRaceTests {
         #expect(await terminal.connectedReader()?.availableUpdate == nil)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("an announcement of the version just installed, arriving late, does not show it again; a newer one does")
     func lateAnnouncementOfTheInstalledVersion() async throws {
         let processor = InMemoryPaymentProcessor()

@@ -7,6 +7,7 @@ import TenderTesting
 @testable import TenderUI
 
 /// The model as a SwiftUI view sees it: sequences of observed state, on Linux through `withObservationTracking`.
+// Each test and helper carries Observation's availability (the model's): Swift Testing refuses it on a suite.
 @MainActor
 @Suite("TerminalModel")
 struct TerminalModelTests {
@@ -14,6 +15,7 @@ struct TerminalModelTests {
                                            storedCountMaximum: 5, oldestStoredAgeMaximum: 86_400)
 
     /// A facade over Stripe's simulator, running, and a started model over it.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     private func stripeModel() async -> (TerminalModel, StripeSimulator, PaymentTerminal, [Task<Void, Never>]) {
         let simulator = await StripeSimulator.preview()
         let terminal = PaymentTerminal(processor: simulator.makeProcessor(), scope: uiScope)
@@ -23,6 +25,7 @@ struct TerminalModelTests {
         return (model, simulator, terminal, tasks)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("a whole payment: discovery, connection, the card prompt, processing, approval")
     func wholePayment() async throws {
         let (model, simulator, _, tasks) = await stripeModel()
@@ -72,6 +75,7 @@ struct TerminalModelTests {
         #expect(!model.isPaymentInProgress && model.lastError == nil)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("a decline leaves the error and its advice, and the prompt says not approved")
     func declineShowsAdvice() async throws {
         let processor = InMemoryPaymentProcessor()
@@ -89,6 +93,7 @@ struct TerminalModelTests {
         #expect(model.lastError == nil)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("an offline sale: stored, counted in the queue, then forwarded with progress")
     func offlineSale() async throws {
         let processor = InMemoryPaymentProcessor()
@@ -117,6 +122,7 @@ struct TerminalModelTests {
         #expect(model.forwarding?.isFinished == true && model.forwarding?.fraction == 1)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("before its first charge, an older payment's forwarding result is not shown as the payment in progress; one the app starts now is")
     func olderPaymentNotAdopted() async throws {
         let processor = InMemoryPaymentProcessor()
@@ -151,6 +157,7 @@ struct TerminalModelTests {
         #expect(model.prompt == .approved)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("a model started late begins from the facade's snapshot: the connected reader is there at once")
     func startsFromSnapshot() async throws {
         let processor = InMemoryPaymentProcessor()
@@ -169,6 +176,7 @@ struct TerminalModelTests {
         #expect(model.readerStatus == .connected)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("software update progress and its end are observed in order")
     func updateProgress() async throws {
         let processor = InMemoryPaymentProcessor()
@@ -191,6 +199,7 @@ struct TerminalModelTests {
         #expect(model.lastError == nil)
     }
 
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     @Test("every cashier-facing line has English text in the string table")
     func stringsAreLocalized() {
         var prompts: [CheckoutPrompt] = [.processing, .approved, .storedOffline, .notApproved, .canceled, .outcomeUnknown]

@@ -4,14 +4,16 @@ import SquareMobilePaymentsSurface
 import SquareMobilePaymentsSDK
 #endif
 #if SquareMobilePaymentsSDK || TENDER_SURFACE_MIRROR
+// The bridge's network monitor is `NWPathMonitor` and Square's UI is presented from a `UIViewController`: iOS.
+// Type-checked on Linux against stand-ins by Scripts/check-apple-gated.py.
+#if canImport(Network) && canImport(UIKit)
 import Foundation
-import Tender
-import TenderSquare
-#if canImport(UIKit)
+// Public: the factory below is public API over their types (the processor, the services, the clock, the view
+// controller). Inside the block: where it is not compiled, a public import would be unused (a warning).
+public import Tender
+public import TenderSquare
 public import UIKit
-#endif
 
-#if canImport(Network)  // the bridge's network monitor is `NWPathMonitor`: Apple platforms
 extension SquareProcessor {
     /// A ``SquareProcessor`` over the real Mobile Payments SDK (`MobilePaymentsSDK.shared`, initialized first), as
     /// an app creates it once at launch, on the main actor:

@@ -10,7 +10,8 @@ package import TenderSquare
 /// Square's error enums to the adapter's, by case name: every function is a `switch` over the SDK's cases, each
 /// mapped to the case of the same name. Square publishes no raw values, so none is used to map; an `NSError` of the
 /// SDK's own domain is read back into the SDK's enum with the SDK's own `init(rawValue:)`, as Square's
-/// handling-errors guide and sample do (`PaymentError(rawValue: (error as NSError).code)`).
+/// handling-errors guide and sample do (`PaymentError(rawValue: (error as NSError).code)`), without relying on the
+/// enums' `CustomNSError` conformance.
 ///
 /// A case a newer SDK adds (`@unknown default`):
 /// - `PaymentError` and `ReaderPairingError`: the error is handed to the adapter as it came, and the adapter applies
@@ -40,13 +41,18 @@ package enum SquareBridgeErrors {
         sdkError(error, as: OfflinePaymentQueueError.self).map(value) ?? .unexpected
     }
 
-    /// The SDK's error enum `type` in `error`: the enum itself, or an `NSError` of its domain (`errorDomain`) read with
-    /// the SDK's `init(rawValue:)`.
-    static func sdkError<SDKError: CustomNSError & RawRepresentable>(_ error: any Error, as type: SDKError.Type)
+    /// The SDK's error enum `type` in `error`: the enum itself, or the `NSError` it was bridged to, read back as
+    /// Square's example and its React Native and Flutter plugins read it (`(error as NSError).code` into the enum's
+    /// `init(rawValue:)`), whether or not the enum conforms to `CustomNSError`. The domain must be the one that case
+    /// bridges to (its `errorDomain` when it declares one, Swift's module-qualified type name otherwise), so another
+    /// domain's error with the same code is never taken for the SDK's.
+    static func sdkError<SDKError: Error & RawRepresentable>(_ error: any Error, as type: SDKError.Type)
         -> SDKError? where SDKError.RawValue == Int {
         if let typed = error as? SDKError { return typed }
         let bridged = error as NSError
-        return bridged.domain == SDKError.errorDomain ? SDKError(rawValue: bridged.code) : nil
+        guard let candidate = SDKError(rawValue: bridged.code) else { return nil }
+        let expected = candidate as NSError
+        return expected.domain == bridged.domain && expected.code == bridged.code ? candidate : nil
     }
 
     /// The SDK's `PaymentError` → ``Square/PaymentError``; `nil` for a case this SDK version adds.

@@ -22,10 +22,9 @@ struct CheckoutApp: App {
                 }
             }
             .task {
+                // `preview(_:)` returns the model already started (`start()` runs once per model): not started again.
                 let scenario = PreviewScenario(launchArguments: ProcessInfo.processInfo.arguments) ?? .online
-                let model = await TerminalModel.preview(scenario)
-                self.model = model
-                await model.start()
+                model = await TerminalModel.preview(scenario)
             }
         }
     }
