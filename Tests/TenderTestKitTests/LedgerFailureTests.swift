@@ -92,7 +92,7 @@ private func polled(_ condition: () async -> Bool) async -> Bool {
         #expect(processor.charges(reference: "busy-1") == 1)
     }
 
-    @Test("a refund whose answer cannot be recorded: outcomeUnknown; asking again continues it, refunded once")
+    @Test("a refund whose answer cannot be recorded: outcomeUnknown saying what the ledger holds; retryRefund continues it, refunded once")
     func refundAnswerNotRecorded() async throws {
         let processor = InMemoryPaymentProcessor()
         let ledger = FaultInjectingLedger(wrapping: InMemoryPaymentLedger())
@@ -106,12 +106,23 @@ private func polled(_ condition: () async -> Bool) async -> Bool {
             #expect(error.code == .outcomeUnknown, "\(error)")
             #expect(error.recovery == .retrySamePayment)
             #expect(error.message.contains("may have been refunded"), "\(error.message)")
+            #expect(error.message.contains("The ledger holds it pending"), "\(error.message)")
+            #expect(error.message.contains("retryRefund"), "\(error.message)")
         }
         #expect(processor.refunded(reference: "ref-1") == 1_000)
-        let again = try await terminal.refund(reference: "ref-1", amount: usd(1_000))
-        #expect(again.status == .succeeded)
+        let pending = try #require(try await terminal.session(reference: "ref-1")?.refunds.first)
+        #expect(pending.status == .pending)
+        let again = try await terminal.retryRefund(pending)
+        #expect(again.status == .succeeded && again.id == pending.id)
         #expect(processor.refunded(reference: "ref-1") == 1_000)
         #expect(try await terminal.session(reference: "ref-1")?.refunds.count == 1)
+        // Retrying a settled refund answers it as the ledger holds it; nothing is sent.
+        #expect(try await terminal.retryRefund(pending) == again)
+        #expect(processor.refunded(reference: "ref-1") == 1_000)
+        // A new refund of the same amount is a new refund (a second item).
+        let second = try await terminal.refund(reference: "ref-1", amount: usd(1_000))
+        #expect(second.number == 2 && second.status == .succeeded)
+        #expect(processor.refunded(reference: "ref-1") == 2_000)
     }
 }
 

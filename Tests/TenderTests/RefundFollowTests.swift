@@ -135,8 +135,8 @@ private func refundStatuses(_ recorder: EventRecorder) -> [RefundStatus] {
         let (terminal, processor, _) = following(ledger: ledger)
         let paid = try await terminal.takePayment(PaymentRequest(amount: usd(800), reference: "rf-5"))
         let oldKey = RefundRecord.idempotencyKey(reference: "rf-5", number: 1)
-        try ledger.insertRefund(RefundRecord(id: oldKey, reference: "rf-5", number: 1, amount: usd(300),
-                                             createdAt: Date(timeIntervalSince1970: 0)), scope: shop)
+        try await ledger.insertRefund(RefundRecord(id: oldKey, reference: "rf-5", number: 1, amount: usd(300),
+                                                   createdAt: Date(timeIntervalSince1970: 0)), scope: shop)
         // The processor refunded it under that key before the app was updated; the answer was lost.
         _ = try await processor.refundPayment(RefundRequest(processor: processor.name, reference: "rf-5",
                                                             processorPaymentID: paid.processorPaymentID ?? "",

@@ -108,4 +108,27 @@ private func paid(_ reference: String, _ cents: Int64, ledger: any PaymentLedger
         }
         #expect(statuses == [.pending, .succeeded])
     }
+
+    @Test("a second refund of the same amount while the first is pending is a new refund, never merged (issue 28)")
+    func sameAmountWhilePendingIsANewRefund() async throws {
+        let (terminal, processor) = try await paid("f-7", 2_000)
+        processor.injectRefundFault(.answerLost)
+        let first = try await terminal.refund(reference: "f-7", amount: usd(800))
+        #expect(first.status == .pending)
+        // The cashier refunds a second 8.00 item of the same order.
+        let second = try await terminal.refund(reference: "f-7", amount: usd(800))
+        #expect(second.id != first.id && second.number == 2, "the second refund continued \(first.id)")
+        _ = await terminal.pollOnce()
+        let refunds = try #require(try await terminal.session(reference: "f-7")).refunds
+        #expect(refunds.map(\.status) == [.succeeded, .succeeded])
+        #expect(processor.refunded(reference: "f-7") == 1_600, "two 8.00 items: 16.00 refunded")
+        // The third 8.00 would exceed what is left: refused, saying what the ledger holds.
+        do {
+            _ = try await terminal.refund(reference: "f-7", amount: usd(800))
+            Issue.record("a refund beyond what is left was made")
+        } catch let error as PaymentError {
+            #expect(error.code == .invalidAmount)
+            #expect(error.message.contains("4.00 USD") && error.message.contains("16.00 USD"), "\(error.message)")
+        }
+    }
 }

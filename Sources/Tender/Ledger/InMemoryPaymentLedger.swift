@@ -158,21 +158,34 @@ package final class InMemoryPaymentLedger: PaymentLedger, @unchecked Sendable {
         }
     }
 
-    /// Records a new refund, checking the session and the refundable amount.
-    package func insertRefund(_ refund: RefundRecord, scope: LedgerScope) throws {
+    /// Records a new refund made from the session as held now, checking the refundable amount, under the lock.
+    package func insertRefund(reference: String, scope: LedgerScope,
+                              make: @Sendable (PaymentSession) throws -> RefundRecord) throws -> RefundRecord {
         try stores.withLock { stores in
-            guard let store = stores[scope], var session = store.sessions[refund.reference]?.session else {
+            guard let store = stores[scope], var session = store.sessions[reference]?.session else {
                 throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .refund,
-                                   message: "No payment \(refund.reference) in \(scope) to refund.")
+                                   message: "No payment \(reference) in \(scope) to refund.")
+            }
+            session.transitions = []
+            session.refunds = store.refunds.filter { $0.reference == reference }
+            let refund = try make(session)
+            guard refund.reference == reference else {
+                throw PaymentError(.invalidRequest, recovery: .fixIntegration, phase: .refund,
+                                   message: "Refund \(refund.id) names payment \(refund.reference), not \(reference).")
             }
             guard !store.refunds.contains(where: { $0.id == refund.id }) else {
                 throw PaymentError(.duplicateReference, recovery: .fixRequest, phase: .refund,
                                    message: "Refund \(refund.id) is already in the ledger.")
             }
-            session.refunds = store.refunds.filter { $0.reference == refund.reference }
             try RefundRecord.checkRefundable(refund, of: session)
             store.refunds.append(refund)
+            return refund
         }
+    }
+
+    /// Records `refund` as made (its number and id chosen by the caller), synchronously.
+    package func insertRefund(_ refund: RefundRecord, scope: LedgerScope) throws {
+        _ = try insertRefund(reference: refund.reference, scope: scope) { _ in refund }
     }
 
     /// Applies a change to a refund.

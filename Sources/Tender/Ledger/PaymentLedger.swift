@@ -75,13 +75,18 @@ package protocol PaymentLedger: Sendable {
 
     // MARK: Refunds
 
-    /// Records a new refund of a session (write-ahead: before the processor is asked), checking in the same
-    /// transaction that the session exists and that pending plus succeeded refunds, this one included, do not
-    /// exceed the session's total.
+    /// Records a new refund of the session with this reference (write-ahead: before the processor is asked), in one
+    /// transaction that reads the session with every refund it has, makes the record with `make` from it (its
+    /// number, idempotency key and, by default, amount come from what the ledger holds at that instant, not from an
+    /// earlier read), and checks ``RefundRecord/checkRefundable(_:of:)``: two refunds recorded at the same time, by
+    /// one terminal or by two terminals on one ledger file, never get the same number nor together exceed what was
+    /// captured. `make` may throw (nothing is recorded).
+    /// - Returns: the refund as recorded.
     /// - Throws: ``PaymentError/Code/unknownReference`` when there is no such session,
     ///   ``PaymentError/Code/invalidAmount`` when the refund would exceed what is refundable, and
     ///   ``PaymentError/Code/duplicateReference`` when a refund with this id exists.
-    func insertRefund(_ refund: RefundRecord, scope: LedgerScope) async throws
+    func insertRefund(reference: String, scope: LedgerScope,
+                      make: @Sendable (PaymentSession) throws -> RefundRecord) async throws -> RefundRecord
     /// Applies a change to a refund atomically (compare-and-set on its status) and returns the updated record.
     func recordRefund(_ change: RefundChange, scope: LedgerScope) async throws -> RefundRecord
     /// The refunds of the session with this reference, oldest first.
@@ -120,6 +125,11 @@ extension PaymentLedger {
     package func refunds(in statuses: Set<RefundStatus>, updatedSince: Date, scope: LedgerScope) async throws
         -> [RefundRecord] {
         try await refunds(in: statuses, scope: scope).filter { $0.updatedAt >= updatedSince }
+    }
+
+    /// Records `refund` as made (its number and id chosen by the caller): ``insertRefund(reference:scope:make:)``.
+    package func insertRefund(_ refund: RefundRecord, scope: LedgerScope) async throws {
+        _ = try await insertRefund(reference: refund.reference, scope: scope) { _ in refund }
     }
 
     /// The session with this reference, with its history.

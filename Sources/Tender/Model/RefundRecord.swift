@@ -20,8 +20,9 @@ public struct RefundRecord: Hashable, Sendable, Codable, Identifiable {
     public var status: RefundStatus
     /// The processor's refund id (Stripe `re_…`, Square refund id), once known.
     public var processorRefundID: String?
-    /// Whether it goes through the reader (a Stripe Interac in-person refund) instead of the app's server.
-    public var throughReader: Bool
+    /// Whether it goes through the reader (a Stripe Interac in-person refund) instead of the app's server: the
+    /// core's routing, decided from the payment's card and the processor's capabilities.
+    package var throughReader: Bool
     /// When it was recorded (before the processor was asked).
     public var createdAt: Date
     /// When it last changed.
@@ -52,27 +53,39 @@ public struct RefundRecord: Hashable, Sendable, Codable, Identifiable {
 
     /// Checks that `refund` may be added to `session` (whose ``PaymentSession/refunds`` must be complete): same
     /// currency, a positive amount, a captured payment, and pending plus succeeded refunds, this one included, at
-    /// most the session's total. Shared by every ledger so the check runs inside the ledger's transaction.
+    /// most the session's total. Shared by every ledger so the check runs inside the ledger's transaction; each
+    /// refusal says what the ledger holds (``holdings(of:)``).
     /// - Throws: ``PaymentError/Code/invalidState`` or ``PaymentError/Code/invalidAmount``.
     package static func checkRefundable(_ refund: RefundRecord, of session: PaymentSession) throws(PaymentError) {
         guard refund.amount.currency == session.total.currency else {
             throw PaymentError(.currencyMismatch, recovery: .fixRequest, phase: .refund,
                                message: "Payment \(session.reference) is in \(session.total.currency.code), not \(refund.amount.currency.code).")
         }
-        guard refund.amount.minorUnits > 0 else {
-            throw PaymentError(.invalidAmount, recovery: .fixRequest, phase: .refund,
-                               message: "A refund must be of a positive amount.")
-        }
-        let refundable = session.refundableAmount
         guard session.state == .succeeded || (session.state == .forwarded && session.captureMode == .automatic) else {
             throw PaymentError(.invalidState, recovery: session.state == .storedOffline ? .goOnline : .none,
                                phase: .refund,
                                message: "Payment \(session.reference) is \(session.state): only a captured payment can be refunded.")
         }
+        let refundable = session.refundableAmount
+        guard refund.amount.minorUnits > 0 else {
+            throw PaymentError(.invalidAmount, recovery: .fixRequest, phase: .refund,
+                               message: refundable.minorUnits == 0
+                                   ? "Nothing is left to refund of payment \(session.reference): \(holdings(of: session))."
+                                   : "A refund must be of a positive amount (\(holdings(of: session))).")
+        }
         guard refund.amount.minorUnits <= refundable.minorUnits else {
             throw PaymentError(.invalidAmount, recovery: .fixRequest, phase: .refund,
-                               message: "Refunding \(refund.amount) of payment \(session.reference) would exceed what is left to refund (\(refundable) of the \(session.captured) captured).")
+                               message: "Refunding \(refund.amount) of payment \(session.reference) would exceed what is left to refund: \(holdings(of: session)).")
         }
+    }
+
+    /// What the ledger holds of a payment's refunds, for messages: "4.00 USD left of the 20.00 USD captured; 16.00 USD
+    /// refunded or pending (refund 1: 8.00 USD succeeded, refund 2: 8.00 USD pending)".
+    package static func holdings(of session: PaymentSession) -> String {
+        let used = session.refundedAmount
+        let list = session.refunds.map { "refund \($0.number): \($0.amount) \($0.status)" }.joined(separator: ", ")
+        return "\(session.refundableAmount) left of the \(session.captured) captured; \(used) refunded or pending"
+            + (list.isEmpty ? "" : " (\(list))")
     }
 }
 

@@ -30,7 +30,8 @@ public struct UnfinishedWork: Hashable, Sendable, CustomStringConvertible {
     /// How many stored payments of the vendor's queue count against this scope, or `nil` when the queue could not
     /// be read (the ledger's count alone decides then).
     public var storedInVendorQueue: Int?
-    /// References of payments whose ``PaymentTerminal/refund(reference:amount:reason:)`` call is running now.
+    /// References of payments with a ``PaymentTerminal/refund(reference:amount:reason:)`` or
+    /// ``PaymentTerminal/retryRefund(_:)`` call running now (each listed once, however many run).
     public var refundsInFlight: [String]
     /// Ids of refunds recorded as pending (their processor's answer not known or not settled yet).
     public var pendingRefunds: [String]

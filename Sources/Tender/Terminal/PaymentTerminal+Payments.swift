@@ -122,7 +122,9 @@ extension PaymentTerminal {
                                      previousState: bumped.state, lastRecordedAt: lastRecordedAt,
                                      idScope: bumped.keyScheme.attemptIDScope(scope), scope: scope)
         case .newVendorPayment(let session):
-            try await abandonBeforeNewAttempt(session)
+            // An attempt proven never sent needs nobody's permission to be replaced: closing it again would ask a
+            // vendor's server that, offline, cannot answer.
+            if !(try await provenNeverSent(session)) { try await abandonBeforeNewAttempt(session) }
             let restarted = try await ledger.record(
                 SessionChange(reference: session.reference, expectedState: session.state, newState: .created,
                               at: clock.now(), route: decision.initialRoute, incrementsAttempts: true,

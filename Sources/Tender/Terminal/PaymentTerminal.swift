@@ -54,7 +54,14 @@ public actor PaymentTerminal {
     /// Queue snapshots asked for (`issued`) and the newest sent as ``TenderEvent/queueChanged(_:)`` (`sent`): a
     /// snapshot read before one already sent is dropped, so subscribers never see the queue go back in time.
     var queueSnapshots: (issued: UInt64, sent: UInt64) = (0, 0)
-    var refundsInFlight: Set<String> = []
+    /// How many refund calls of each reference are running now (several refunds of one payment may run at once:
+    /// the ledger reserves each one's amount atomically).
+    var refundCalls: [String: Int] = [:]
+    /// The references with a refund call running: the queue poller leaves their pending refunds to those calls,
+    /// and ``unfinishedWork()`` lists them.
+    var refundsInFlight: Set<String> { Set(refundCalls.keys) }
+    /// The refunds (by id) this terminal is sending or settling with the processor now.
+    var refundsSending: Set<String> = []
     var live: [String: PaymentSession] = [:]
     var isRunning = false
     let mailbox = ProcessorEventMailbox()

@@ -90,9 +90,10 @@ public actor CrashingLedger: PaymentLedger {
         return try await inner.scopes()
     }
     /// Counts as a write; crashes instead of the write numbered `crashAtWrite`.
-    public func insertRefund(_ refund: RefundRecord, scope: LedgerScope) async throws {
+    package func insertRefund(reference: String, scope: LedgerScope,
+                              make: @Sendable (PaymentSession) throws -> RefundRecord) async throws -> RefundRecord {
         try write()
-        try await inner.insertRefund(refund, scope: scope)
+        return try await inner.insertRefund(reference: reference, scope: scope, make: make)
     }
     /// Counts as a write; crashes instead of the write numbered `crashAtWrite`.
     package func recordRefund(_ change: RefundChange, scope: LedgerScope) async throws -> RefundRecord {

@@ -137,15 +137,29 @@ public final class FaultInjectingLedger: PaymentLedger, @unchecked Sendable {
     public func scopes() async throws -> [LedgerScope] { try await inner.scopes() }
 
     /// Records a new refund (never failed: the write-ahead record).
-    public func insertRefund(_ refund: RefundRecord, scope: LedgerScope) async throws {
-        try await inner.insertRefund(refund, scope: scope)
+    package func insertRefund(reference: String, scope: LedgerScope,
+                              make: @Sendable (PaymentSession) throws -> RefundRecord) async throws -> RefundRecord {
+        try await inner.insertRefund(reference: reference, scope: scope, make: make)
     }
 
-    /// Fails on cue, else writes through.
+    /// Fails on cue, else writes through (after the held wait, if one is set: ``holdRefundWrites(_:)``).
     package func recordRefund(_ change: RefundChange, scope: LedgerScope) async throws -> RefundRecord {
+        if let hold = heldRefundWrites.current { await hold(change) }
         try check(change)
         return try await inner.recordRefund(change, scope: scope)
     }
+
+    private let heldRefundWrites = Locked<(@Sendable (RefundChange) async -> Void)?>(nil)
+
+    /// Makes every refund change wait in `hold` before it is written (until ``releaseRefundWrites()``): for tests
+    /// that keep a refund's answer unrecorded while something else happens (another terminal settles it, more
+    /// refunds of the payment are asked for).
+    package func holdRefundWrites(_ hold: @escaping @Sendable (RefundChange) async -> Void) {
+        heldRefundWrites.withLock { $0 = hold }
+    }
+
+    /// Lets refund changes through without waiting again.
+    package func releaseRefundWrites() { heldRefundWrites.withLock { $0 = nil } }
 
     /// Reads through.
     public func refunds(reference: String, scope: LedgerScope) async throws -> [RefundRecord] {

@@ -56,7 +56,7 @@ func fuzzRefunds(iterations: Int, directory: URL, random: inout SeededGenerator,
         if kind == 1 { report.overRefundAttempts += 1 }
         var accepted: [RefundRecord] = []
         if random.chance(0.1) {
-            // Two refunds of the same payment at once: at most one may run; together they never exceed the total.
+            // Two refunds of the same payment at once: each is its own refund; together they never exceed the total.
             async let one = try? terminal.refund(reference: reference, amount: amount)
             async let two = try? terminal.refund(reference: reference, amount: amount)
             let (first, second) = await (one, two)

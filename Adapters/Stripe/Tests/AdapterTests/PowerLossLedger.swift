@@ -100,7 +100,10 @@ final class PowerLossLedger: PaymentLedger, @unchecked Sendable {
 
     func scopes() -> [LedgerScope] { inner.scopes() }
 
-    func insertRefund(_ refund: RefundRecord, scope: LedgerScope) throws { try inner.insertRefund(refund, scope: scope) }
+    func insertRefund(reference: String, scope: LedgerScope,
+                      make: @Sendable (PaymentSession) throws -> RefundRecord) throws -> RefundRecord {
+        try inner.insertRefund(reference: reference, scope: scope, make: make)
+    }
 
     func recordRefund(_ change: RefundChange, scope: LedgerScope) throws -> RefundRecord {
         try inner.recordRefund(change, scope: scope)

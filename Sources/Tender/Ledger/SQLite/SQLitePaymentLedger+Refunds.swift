@@ -5,26 +5,35 @@ package import Foundation
 // as the insert.
 
 extension SQLitePaymentLedger {
-    /// Records a new refund in one durable transaction, after checking under its write lock that the session exists,
-    /// that no refund has this id, and ``RefundRecord/checkRefundable(_:of:)`` against every refund already recorded
-    /// for the payment, this one included: two refunds recorded at the same time, even from two processes, can never
-    /// together exceed what was captured. Its first history entry is written with it.
+    /// Records a new refund in one durable transaction: under its write lock (`BEGIN IMMEDIATE`, which another
+    /// process on the same file waits for) it reads the session with every refund already recorded for it, makes the
+    /// record with `make` from that, checks that no refund has its id and ``RefundRecord/checkRefundable(_:of:)``,
+    /// this one included, then inserts it with its first history entry: two refunds recorded at the same time, even
+    /// from two processes, never share a number nor together exceed what was captured.
     /// - Throws: ``PaymentError/Code/unknownReference``, ``PaymentError/Code/duplicateReference``, the errors of
-    ///   ``RefundRecord/checkRefundable(_:of:)`` (nothing is written), or ``PaymentError/Code/ledgerUnavailable``.
-    package func insertRefund(_ refund: RefundRecord, scope: LedgerScope) throws {
-        try guarded("record refund \(refund.id)") {
+    ///   `make` and of ``RefundRecord/checkRefundable(_:of:)`` (nothing is written), or
+    ///   ``PaymentError/Code/ledgerUnavailable``.
+    package func insertRefund(reference: String, scope: LedgerScope,
+                              make: @Sendable (PaymentSession) throws -> RefundRecord) throws -> RefundRecord {
+        try guarded("record a refund of \(reference)") {
             try db.writeTransaction(durable: options.syncsWriteAhead) {
-                guard let (sessionRowID, loaded) = try loadSession(reference: refund.reference, scope: scope,
+                guard let (sessionRowID, loaded) = try loadSession(reference: reference, scope: scope,
                                                                    history: false) else {
                     throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .refund,
-                                       message: "No payment \(refund.reference) in \(scope) to refund.")
+                                       message: "No payment \(reference) in \(scope) to refund.")
+                }
+                let session = try withRefunds(loaded, sessionRowID: sessionRowID)
+                let refund = try make(session)
+                guard refund.reference == reference else {
+                    throw PaymentError(.invalidRequest, recovery: .fixIntegration, phase: .refund,
+                                       message: "Refund \(refund.id) names payment \(refund.reference), not \(reference).")
                 }
                 let key: [SQLiteValue] = [.text(scope.merchantID), .text(scope.locationID), .text(refund.id)]
                 guard try db.scalarInteger(RefundSQL.selectRowIDByKey, key) == nil else {
                     throw PaymentError(.duplicateReference, recovery: .fixRequest, phase: .refund,
                                        message: "Refund \(refund.id) is already in the ledger.")
                 }
-                try RefundRecord.checkRefundable(refund, of: try withRefunds(loaded, sessionRowID: sessionRowID))
+                try RefundRecord.checkRefundable(refund, of: session)
                 try db.execute(RefundSQL.insert, [
                     .integer(sessionRowID), .text(scope.merchantID), .text(scope.locationID), .text(refund.id),
                     .integer(Int64(refund.number)), .integer(refund.amount.minorUnits),
@@ -36,6 +45,7 @@ extension SQLitePaymentLedger {
                 try appendRefundHistory(refundRowID: db.lastInsertRowID, from: nil, to: refund.status,
                                         at: refund.createdAt, processorRefundID: refund.processorRefundID,
                                         error: refund.error)
+                return refund
             }
         }
     }
