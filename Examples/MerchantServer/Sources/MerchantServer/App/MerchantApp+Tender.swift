@@ -45,7 +45,7 @@ extension MerchantApp {
     static func response(_ response: TenderHTTPResponse, testMode: Bool) -> Response {
         var headers = HTTPFields()
         for (name, value) in response.headers {
-            if let field = HTTPField.Name(name) { headers[field] = value }
+            if let field = HTTPFields.Element.Name(name) { headers[field] = value }
         }
         if testMode { headers[modeHeader] = "test" }
         return Response(status: .init(code: response.status), headers: headers,

@@ -105,7 +105,7 @@ public struct MerchantApp: Sendable {
                   testMode: configuration.testMode)
     }
 
-    static let modeHeader = HTTPField.Name("X-Tender-Mode")!
+    static let modeHeader = HTTPFields.Element.Name("X-Tender-Mode")!
 
     /// The bearer token of the request, if any.
     static func bearer(_ request: Request) -> String? {

@@ -135,7 +135,7 @@ public final class PostgresMerchantStore: MerchantStore {
     public func devices(locationID: String?) async throws -> [DeviceRecord] {
         let rows = try await client.query("""
             SELECT id, merchant_id, location_id, role, name, token_hash, created_at, revoked_at
-            FROM devices WHERE \(locationID) IS NULL OR location_id = \(locationID) ORDER BY created_at, id
+            FROM devices WHERE location_id = \(locationID ?? "") OR \(locationID == nil) ORDER BY created_at, id
             """, logger: logger)
         var devices: [DeviceRecord] = []
         for try await row in rows.decode(DeviceRow.self) { devices.append(Self.deviceRecord(row)) }

@@ -10,6 +10,7 @@ final class FakeStripe: HTTPTransport, @unchecked Sendable {
     private var replies: [String: TenderHTTPResponse] = [:]
     private(set) var refundedMinor: [String: Int64] = [:]
     private(set) var captures = 0
+    private var refunds: [[String: Any]] = []
     private var counter = 0
 
     var client: StripeServerClient {
@@ -68,6 +69,11 @@ final class FakeStripe: HTTPTransport, @unchecked Sendable {
             intent["amount_capturable"] = 0
             intents[path[2]] = intent
             return ok(intent)
+        case ("GET", ["v1", "refunds"]):
+            let wanted = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?
+                .first { $0.name == "payment_intent" }?.value
+            return ok(["object": "list", "data": refunds.filter { $0["payment_intent"] as? String == wanted },
+                       "has_more": false])
         case ("POST", ["v1", "refunds"]):
             let id = form["payment_intent"] ?? ""
             guard let intent = intents[id] else { return missing(id) }
@@ -80,9 +86,11 @@ final class FakeStripe: HTTPTransport, @unchecked Sendable {
             counter += 1
             let metadata = Dictionary(form.filter { $0.key.hasPrefix("metadata[") }
                 .map { (String($0.key.dropFirst(9).dropLast()), $0.value) }, uniquingKeysWith: { _, last in last })
-            return ok(["id": "re_merchant\(counter)", "object": "refund", "amount": amount,
-                       "created": 1_700_000_000 + counter, "currency": "usd", "metadata": metadata,
-                       "payment_intent": id, "status": "succeeded"])
+            let refund: [String: Any] = ["id": "re_merchant\(counter)", "object": "refund", "amount": amount,
+                                         "created": 1_700_000_000 + counter, "currency": "usd",
+                                         "metadata": metadata, "payment_intent": id, "status": "succeeded"]
+            refunds.append(refund)
+            return ok(refund)
         default:
             return TenderHTTPResponse(status: 404, body: Data(#"{"error":{"type":"invalid_request_error","message":"Unrecognized request URL."}}"#.utf8))
         }
