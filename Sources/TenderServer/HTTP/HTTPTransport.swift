@@ -5,7 +5,7 @@ public import FoundationNetworking
 
 /// One HTTP request: as TenderServer's clients send it to a vendor (already authenticated, encoded and versioned), and
 /// as a device's request reaches ``TenderRoutes`` (the URL may be relative: its path and query are what count).
-public struct HTTPRequest: Sendable {
+public struct TenderHTTPRequest: Sendable {
     /// `GET`, `POST`…
     public var method: String
     /// The full URL, query included.
@@ -24,7 +24,7 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension TenderHTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// `POST https://api.stripe.com/v1/refunds`: method and URL only, never the headers (they hold the credential)
     /// nor the body.
     public var description: String { "\(method) \(url.absoluteString)" }
@@ -35,7 +35,7 @@ extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, Cu
 }
 
 /// One HTTP response.
-public struct HTTPResponse: Sendable {
+public struct TenderHTTPResponse: Sendable {
     /// The status code.
     public var status: Int
     /// The headers, with lowercased names.
@@ -92,7 +92,7 @@ public struct HTTPTransportError: Error, Hashable, Sendable, CustomStringConvert
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the server's answer, whatever its status.
     /// - Throws: ``HTTPTransportError`` when no answer arrived.
-    func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse
+    func send(_ request: TenderHTTPRequest) async throws(HTTPTransportError) -> TenderHTTPResponse
 }
 
 /// ``HTTPTransport`` over Foundation's `URLSession` (FoundationNetworking on Linux).
@@ -110,7 +110,7 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     /// Sends the request with `URLSession`.
-    public func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
+    public func send(_ request: TenderHTTPRequest) async throws(HTTPTransportError) -> TenderHTTPResponse {
         var urlRequest = URLRequest(url: request.url, timeoutInterval: timeout)
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
@@ -124,7 +124,7 @@ public struct URLSessionTransport: HTTPTransport {
             for (name, value) in http.allHeaderFields {
                 if let name = name as? String, let value = value as? String { headers[name] = value }
             }
-            return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+            return TenderHTTPResponse(status: http.statusCode, headers: headers, body: data)
         } catch let error as HTTPTransportError {
             throw error
         } catch let error as URLError {

@@ -26,11 +26,18 @@ extension TenderRoutes {
         }
     }
 
-    /// Whether `caller` may act for `owner`: the merchant check, then the hook (or, without one, the same scope).
+    /// Whether `caller` may act for `owner`: the merchant check, then the hook with what the request asks (its
+    /// ``RouteContext``: operation, amount, device, role), or, without one, the same scope. The hook's refusal is kept
+    /// in the context and becomes the request's answer.
     func allows(_ caller: LedgerScope, owner: LedgerScope, processor: String) async -> Bool {
         if let account = account(processor), caller.merchantID != account { return false }
-        if let authorizer { return await authorizer.allows(caller, toActFor: owner, processor: processor) }
-        return caller == owner
+        guard let authorizer else { return caller == owner }
+        let context = RouteContext.current
+        guard let refusal = await authorizer.authorize(
+            context?.operation ?? .lookup, amount: context?.amount, caller: caller, device: context?.device,
+            role: context?.role, owner: owner, processor: processor) else { return true }
+        context?.refusal.record(refusal)
+        return false
     }
 
     /// Refuses unless `caller` may act for `location`.

@@ -11,6 +11,40 @@ public import TenderWire
 public protocol TenderRouteAuthorizer: Sendable {
     /// Whether `caller` may act for `owner` on `processor` (`"stripe"`, `"square"`).
     func allows(_ caller: LedgerScope, toActFor owner: LedgerScope, processor: String) async -> Bool
+
+    /// Decides one request knowing what it asks: the operation, the amount it moves (a capture's or a refund's; nil
+    /// for the others), the device and its role as your authentication resolved them (nil when
+    /// ``TenderRoutes/respond(to:caller:device:role:)`` was not given them), and the scope that owns what it touches.
+    /// Return nil to allow it, or the refusal the device receives (code `not_authorized`, with a message that says
+    /// which rule refused). The default asks ``allows(_:toActFor:processor:)``.
+    func authorize(_ operation: TenderRouteOperation, amount: Money?, caller: LedgerScope, device: String?,
+                   role: String?, owner: LedgerScope, processor: String) async -> PaymentError?
+}
+
+/// What a device asks the routes for, as a ``TenderRouteAuthorizer`` sees it.
+public enum TenderRouteOperation: String, Sendable, CaseIterable {
+    /// `POST /v1/stripe/connection-token`.
+    case connectionToken
+    /// `POST /v1/square/authorization`: the seller's token handed to the device.
+    case signIn
+    /// `POST /v1/payments/capture` (the amount is the capture's).
+    case capture
+    /// `POST /v1/payments/void`, abandoning a Stripe attempt, voiding a Square payment by idempotency key.
+    case void
+    /// `POST /v1/refunds` (the amount is the refund's).
+    case refund
+    /// Every lookup: payments by reference or id, and `POST /v1/refunds/lookup`.
+    case lookup
+}
+
+extension TenderRouteAuthorizer {
+    /// Allows what ``allows(_:toActFor:processor:)`` allows, whatever the operation and amount.
+    public func authorize(_ operation: TenderRouteOperation, amount: Money?, caller: LedgerScope, device: String?,
+                          role: String?, owner: LedgerScope, processor: String) async -> PaymentError? {
+        guard await !allows(caller, toActFor: owner, processor: processor) else { return nil }
+        return PaymentError(.notAuthorized, recovery: .fixIntegration, phase: .authorization,
+                            message: "This device may not act for location \(owner.locationID).")
+    }
 }
 
 /// The routes between the device and your server, framework-neutral: a function from a request and the caller's
@@ -80,19 +114,12 @@ public struct TenderRoutes: Sendable {
     }
 
     /// Answers one request from a device acting as `caller` (the merchant account and location your authentication
-    /// says the device belongs to). Never throws: every failure is an answer with a JSON error body
-    /// (`{"error": PaymentError}`), never a credential.
-    public func respond(to request: HTTPRequest, caller: LedgerScope) async -> HTTPResponse {
-        do {
-            try checkBodySize(request)
-            let response = try await dispatch(request, caller: caller)
-            log(request, caller: caller, status: response.status, failure: nil)
-            return response
-        } catch {
-            let response = error.response
-            log(request, caller: caller, status: response.status, failure: error)
-            return response
-        }
+    /// says the device belongs to), and, when your authentication knows them, the device's id and its role, which the
+    /// ``TenderRouteAuthorizer`` receives with the operation and its amount. Never throws: every failure is an answer
+    /// with a JSON error body (`{"error": PaymentError}`), never a credential.
+    public func respond(to request: TenderHTTPRequest, caller: LedgerScope, device: String? = nil,
+                        role: String? = nil) async -> TenderHTTPResponse {
+        await respondInContext(to: request, caller: caller, device: device, role: role)
     }
 
     /// These routes, with every Stripe PaymentIntent that records no `tender_location` (intents made by Tender

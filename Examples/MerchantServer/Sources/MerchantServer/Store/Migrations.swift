@@ -1,0 +1,64 @@
+/// The schema, as versioned migrations. Each store applies the missing ones inside one transaction that holds a
+/// lock every instance takes (SQLite: `BEGIN IMMEDIATE`, the database's write lock; PostgreSQL: a transaction-level
+/// advisory lock), re-reading what was applied after taking it: two instances starting at once apply each once.
+struct Migration: Sendable {
+    var version: Int
+    var name: String
+    var sqlite: [String]
+    var postgres: [String]
+
+    static let all: [Migration] = [
+        Migration(version: 1, name: "devices and enrolment codes", sqlite: [
+            """
+            CREATE TABLE enrolment_codes (code_hash TEXT PRIMARY KEY, merchant_id TEXT NOT NULL,
+              location_id TEXT NOT NULL, role TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+              used_at INTEGER)
+            """,
+            """
+            CREATE TABLE devices (id TEXT PRIMARY KEY, merchant_id TEXT NOT NULL, location_id TEXT NOT NULL,
+              role TEXT NOT NULL, name TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL,
+              revoked_at INTEGER)
+            """,
+        ], postgres: [
+            """
+            CREATE TABLE enrolment_codes (code_hash TEXT PRIMARY KEY, merchant_id TEXT NOT NULL,
+              location_id TEXT NOT NULL, role TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL,
+              used_at BIGINT)
+            """,
+            """
+            CREATE TABLE devices (id TEXT PRIMARY KEY, merchant_id TEXT NOT NULL, location_id TEXT NOT NULL,
+              role TEXT NOT NULL, name TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE, created_at BIGINT NOT NULL,
+              revoked_at BIGINT)
+            """,
+        ]),
+        Migration(version: 2, name: "audit trail", sqlite: [
+            """
+            CREATE TABLE audit (id INTEGER PRIMARY KEY AUTOINCREMENT, device_id TEXT NOT NULL,
+              merchant_id TEXT NOT NULL, location_id TEXT NOT NULL, operation TEXT NOT NULL, processor TEXT,
+              amount_minor INTEGER, currency TEXT, idempotency_key TEXT, status INTEGER NOT NULL,
+              result TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+              attempts INTEGER NOT NULL DEFAULT 1)
+            """,
+            "CREATE UNIQUE INDEX audit_operation_key ON audit (operation, idempotency_key)",
+            "CREATE INDEX audit_location_time ON audit (location_id, created_at)",
+            "CREATE INDEX audit_device_time ON audit (device_id, operation, created_at)",
+        ], postgres: [
+            """
+            CREATE TABLE audit (id BIGSERIAL PRIMARY KEY, device_id TEXT NOT NULL,
+              merchant_id TEXT NOT NULL, location_id TEXT NOT NULL, operation TEXT NOT NULL, processor TEXT,
+              amount_minor BIGINT, currency TEXT, idempotency_key TEXT, status INTEGER NOT NULL,
+              result TEXT NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+              attempts INTEGER NOT NULL DEFAULT 1)
+            """,
+            "CREATE UNIQUE INDEX audit_operation_key ON audit (operation, idempotency_key)",
+            "CREATE INDEX audit_location_time ON audit (location_id, created_at)",
+            "CREATE INDEX audit_device_time ON audit (device_id, operation, created_at)",
+        ]),
+    ]
+
+    /// The bookkeeping table (both dialects).
+    static let createTable = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,
+          applied_at BIGINT NOT NULL)
+        """
+}

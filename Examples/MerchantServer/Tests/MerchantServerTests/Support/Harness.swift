@@ -1,0 +1,100 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import TenderServer
+import TenderWire
+@testable import MerchantServer
+
+/// A merchant server in this process over a store and the fake Stripe: requests go to its router directly.
+struct Harness {
+    static let adminToken = "admin-token-for-tests-0123456789abcdef"
+    let server: MerchantApp
+    let stripe: FakeStripe
+    let responder: RouterResponder<MerchantRequestContext>
+    let clock: TestClock
+
+    init(store: any MerchantStore, stripe: FakeStripe = FakeStripe(), policy: RefundPolicy = .standard,
+         rateLimit: Int = 10, clock: TestClock = TestClock()) {
+        self.stripe = stripe
+        self.clock = clock
+        let configuration = MerchantConfiguration(
+            testMode: true, adminTokenHash: Secrets.hash(Self.adminToken), merchantID: "acct_test_merchant",
+            stripe: stripe.client, stripeAccountID: "acct_test_merchant", policy: policy, rateLimit: rateLimit)
+        server = MerchantApp(configuration: configuration, store: store, now: { clock.now })
+        responder = server.router().buildResponder()
+    }
+
+    struct Answer {
+        var status: Int
+        var body: Data
+        var headers: HTTPFields
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+        var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+        var errorMessage: String { (json["error"] as? [String: Any])?["message"] as? String ?? "" }
+    }
+
+    func call(_ method: HTTPRequest.Method, _ path: String, token: String? = nil, body: Data? = nil,
+              client: String = "10.0.0.1") async throws -> Answer {
+        var head = HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1", path: path)
+        if let token { head.headerFields[.authorization] = "Bearer \(token)" }
+        if body != nil { head.headerFields[.contentType] = "application/json" }
+        let request = Request(head: head, body: .init(buffer: ByteBuffer(bytes: body ?? Data())))
+        let address = try SocketAddress(ipAddress: client, port: 4000)
+        let response = try await responder.respond(
+            to: request, context: MerchantRequestContext(logger: StoreKind.logger, remoteAddress: address))
+        let box = Collected()
+        try await response.body.write(Collector(box: box))
+        return Answer(status: response.status.code, body: box.data, headers: response.headers)
+    }
+
+    func call<T: Encodable>(_ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: T,
+                            client: String = "10.0.0.1") async throws -> Answer {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return try await call(method, path, token: token, body: try encoder.encode(json), client: client)
+    }
+
+    /// A new code for `location` and `role`, from the administrator.
+    func code(location: String, role: String) async throws -> String {
+        let answer = try await call(.post, "/admin/enrolment-codes", token: Self.adminToken,
+                                    json: MerchantBodies.NewCode(locationID: location, role: role))
+        guard answer.status == 201, let code = answer.json["code"] as? String else {
+            throw StoreError("no code: \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
+        }
+        return code
+    }
+
+    /// An enrolled device: its id and token.
+    func enrol(location: String, role: String) async throws -> (id: String, token: String) {
+        let answer = try await call(.post, "/v1/devices/enrol",
+                                    json: ["code": try await code(location: location, role: role), "name": "till"])
+        guard answer.status == 201, let id = answer.json["deviceID"] as? String,
+              let token = answer.json["token"] as? String else {
+            throw StoreError("not enrolled: \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
+        }
+        return (id, token)
+    }
+
+    func refund(_ intent: String, minor: Int64, key: String, token: String) async throws -> Answer {
+        try await call(.post, "/v1/refunds", token: token, json: RefundRequest(
+            processor: "stripe", reference: "order", processorPaymentID: intent,
+            amount: Money(minorUnits: minor, currency: .usd), idempotencyKey: key))
+    }
+}
+
+/// A clock the tests move.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var time = Date(timeIntervalSince1970: 1_800_000_000)
+    var now: Date { lock.withLock { time } }
+    func advance(_ seconds: TimeInterval) { lock.withLock { time += seconds } }
+}
+
+final class Collected: @unchecked Sendable { var data = Data() }
+
+struct Collector: ResponseBodyWriter {
+    let box: Collected
+    mutating func write(_ buffer: ByteBuffer) async throws { box.data.append(contentsOf: buffer.readableBytesView) }
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}
