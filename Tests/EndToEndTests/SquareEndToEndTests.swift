@@ -30,7 +30,7 @@ struct SquareEndToEndTests {
         let terminal: PaymentTerminal
         let published = Locked<[String: String]>([:])
 
-        init(_ stack: EndToEndStack) async throws {
+        init(_ stack: EndToEndStack, ledger: (any PaymentLedger)? = nil) async throws {
             self.stack = stack
             let clock = ManualClock()
             let location = stack.shop.locationID
@@ -48,7 +48,8 @@ struct SquareEndToEndTests {
                                             serverLookup: SquareRESTServerLookup(device), refundService: device,
                                             configuration: settings, clock: clock)
             await processor.startObserving()
-            terminal = PaymentTerminal(processor: processor, scope: stack.shop, clock: clock)
+            terminal = PaymentTerminal(processor: processor, ledger: ledger ?? InMemoryPaymentLedger(), scope: stack.shop,
+                                       clock: clock)
         }
 
         /// Square's servers take what the SDK's payments left there (new ones, and status changes the SDK made).

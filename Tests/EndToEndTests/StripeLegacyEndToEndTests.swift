@@ -12,8 +12,10 @@ import TenderTesting
 /// takes another card for the same order, which is then captured and refunded, all through the routes.
 @Suite("End to end: a session from an older ledger schema, Stripe", .serialized)
 struct StripeLegacyEndToEndTests {
-    /// A schema-5 ledger file holding one declined session of `reference` at `scope`, whose intent was `intent`.
-    static func makeVersion5Ledger(_ url: URL, scope: LedgerScope, reference: String, intent: String) throws {
+    /// A schema-5 ledger file holding one declined session of `reference` at `scope` with `processor`, whose vendor
+    /// payment was `intent`.
+    static func makeVersion5Ledger(_ url: URL, scope: LedgerScope, reference: String, intent: String,
+                                   processor: String = "stripe") throws {
         let raw = try SQLiteDatabase(path: url.path, mode: .readWriteCreate)
         defer { raw.close() }
         try raw.executeScript("PRAGMA journal_mode = WAL;")
@@ -26,8 +28,9 @@ struct StripeLegacyEndToEndTests {
             INSERT INTO sessions (merchant_id, location_id, reference, processor, amount, currency, currency_exponent,
                 capture_mode, offline_policy, route, state, processor_payment_id, attempts, created_at, updated_at,
                 payment_attempt)
-            VALUES (?, ?, ?, 'stripe', 4000, 'USD', 2, 'manual', 'requireOnline', 'online', 'declined', ?, 1, ?, ?, 1)
-            """, [.text(scope.merchantID), .text(scope.locationID), .text(reference), .text(intent), .date(created),
+            VALUES (?, ?, ?, ?, 4000, 'USD', 2, 'manual', 'requireOnline', 'online', 'declined', ?, 1, ?, ?, 1)
+            """, [.text(scope.merchantID), .text(scope.locationID), .text(reference), .text(processor), .text(intent),
+                  .date(created),
                   .date(created)])
         let session = raw.lastInsertRowID
         for (from, to) in [(nil, "created"), ("created", "collecting"), ("collecting", "processing"),
