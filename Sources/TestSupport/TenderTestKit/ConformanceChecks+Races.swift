@@ -27,27 +27,27 @@ func recoveryVerdictForEarlierAttempt(_ env: any ConformanceEnvironment, _ c: Fa
         _ = await recovering.value
         return c.fail("recovery never decided that \(sale.reference) failed: the race could not be set up")
     }
-    await env.presentNextCard(.approve)
-    await env.inject(.holdNextAuthorization)
-    let retry = Task { try await terminal.takePayment(sale) }
-    guard await eventually(attempts: 5_000, { await env.isHolding() }) else {
+    // The cashier takes the reference again: its own reconcile records the failure and starts attempt 2; as attempt
+    // 2's first record after its write-ahead (the vendor's id, or the outcome) reaches the ledger — the card is
+    // being read — recovery commits what it decided for attempt 1.
+    let recovered = Locked<RecoveryReport?>(nil)
+    ledger.holdNextRecord(where: { $0.reference == sale.reference && $0.expectedState == .created
+                                    && !$0.startsNewAttempt && $0.newState != .failed }) {
         await commit.open()
-        await env.releaseHeld()
-        _ = await recovering.value
-        _ = try? await retry.value
-        return c.fail("the retry never reached the vendor's authorization: the race could not be set up")
+        let report = await recovering.value
+        recovered.withLock { $0 = report }
     }
-    // The card is being read for attempt 2 while recovery commits what it decided for attempt 1.
-    await commit.open()
-    let report = await recovering.value
-    await env.releaseHeld()
+    await env.presentNextCard(.approve)
     do {
-        let taken = try await retry.value
+        let taken = try await terminal.takePayment(sale)
         c.expect(taken.state == .succeeded, "the retry approved at the vendor ended \(taken.state), expected succeeded")
         c.expect(taken.paymentAttempt == 2, "the retry is on payment attempt \(taken.paymentAttempt), expected 2")
     } catch {
         c.fail("the retry approved at the vendor was not recorded: \(error)")
     }
+    await commit.open()
+    let report = await recovering.value
+    c.expect(recovered.current != nil, "recovery did not commit while attempt 2 was running: the race was not forced")
     c.expect(!report.resolved.contains { $0.reference == sale.reference },
              "recovery reports \(sale.reference) resolved by a verdict decided for its earlier attempt")
     let recorded = try await terminal.session(reference: sale.reference)
