@@ -243,3 +243,13 @@ struct BrokenProcessor: PaymentProcessor {
         #expect(await crashing.crashed)
     }
 }
+
+@Suite struct RaceConformanceKitTests {
+    /// The race and amount checks (issue 28: items 1–3) alone, on the in-memory processor.
+    @Test func inMemoryProcessorPassesTheRaceAndAmountChecks() async {
+        let report = await ConformanceSuite(subject: InMemorySubject())
+            .run(where: { $0.hasPrefix("races:") || $0.hasPrefix("amounts:") })
+        #expect(report.results.count == 3, "\(report)")
+        #expect(report.passed, "\(report)")
+    }
+}

@@ -207,12 +207,44 @@ public struct PaymentSession: Hashable, Sendable, Codable, Identifiable {
     }
 }
 
+/// Which vendor payment of a session, and which call on it, something was decided for: the session's
+/// ``PaymentSession/paymentAttempt`` and ``PaymentSession/attempts`` (every call that takes the reference again — a
+/// continuation or a new vendor payment — advances it) when the deciding call read the session.
+package struct SessionGeneration: Hashable, Sendable, CustomStringConvertible {
+    /// ``PaymentSession/paymentAttempt``.
+    package var paymentAttempt: Int
+    /// ``PaymentSession/attempts``.
+    package var attempts: Int
+
+    /// Creates a generation.
+    package init(paymentAttempt: Int, attempts: Int) {
+        self.paymentAttempt = paymentAttempt
+        self.attempts = attempts
+    }
+
+    /// "payment attempt 2 (call 3)".
+    package var description: String { "payment attempt \(paymentAttempt) (call \(attempts))" }
+}
+
+extension PaymentSession {
+    /// The vendor payment and call the session is on now (``SessionChange/decidedFor``).
+    package var generation: SessionGeneration {
+        SessionGeneration(paymentAttempt: paymentAttempt, attempts: attempts)
+    }
+}
+
 /// A change to record atomically: a state transition (or none) plus what the processor reported.
 package struct SessionChange: Hashable, Sendable {
     /// The reference.
     package var reference: String
     /// The state the session must be in for the change to apply (compare-and-set).
     package var expectedState: PaymentState
+    /// The vendor payment and call the change was decided for (``PaymentSession/generation`` as the deciding call
+    /// read it): the ledger refuses the change, like a wrong ``expectedState``, once the session is on another one —
+    /// a verdict about attempt 1 is never committed onto attempt 2 that a retry started meanwhile, even when both are
+    /// in the same state. Every change the facade makes says it; `nil` (the ledger checks the state alone) is left to
+    /// tools and tests that write a ledger directly.
+    package var decidedFor: SessionGeneration?
     /// The new state; equal to ``expectedState`` to update fields without a transition.
     package var newState: PaymentState
     /// When.
@@ -254,8 +286,10 @@ package struct SessionChange: Hashable, Sendable {
                 route: PaymentRoute? = nil, processorPaymentID: String? = nil, localID: String? = nil,
                 card: CardDetails? = nil, error: PaymentError? = nil, incrementsAttempts: Bool = false,
                 startsNewAttempt: Bool = false, storedAt: Date? = nil, captureBefore: Date? = nil,
-                note: String? = nil, capturedAmount: Money? = nil, tip: Money? = nil) {
+                note: String? = nil, capturedAmount: Money? = nil, tip: Money? = nil,
+                decidedFor: SessionGeneration? = nil) {
         self.reference = reference
+        self.decidedFor = decidedFor
         self.expectedState = expectedState
         self.newState = newState
         self.at = at
@@ -300,6 +334,10 @@ package struct SessionChange: Hashable, Sendable {
         guard session.state == expectedState else {
             throw PaymentError(.invalidState, recovery: .retrySamePayment, phase: .ledger,
                                message: "\(reference) is \(session.state), not \(expectedState) as expected.")
+        }
+        if let decidedFor, decidedFor != session.generation {
+            throw PaymentError(.invalidState, recovery: .retrySamePayment, phase: .ledger,
+                               message: "\(reference) was decided for \(decidedFor), but the session is on \(session.generation) now: a change decided for an earlier attempt is not recorded on a later one.")
         }
         if let capturedAmount {
             let total = session.total

@@ -22,6 +22,9 @@ extension PaymentTerminal {
     ///   an amount the processor cannot capture, ``PaymentError/Code/authorizationExpired`` when the vendor says the
     ///   authorization expired (recorded as such), or the processor's capture error.
     public func capture(reference: String, amount: Money? = nil) async throws -> PaymentSession {
+        try claim(reference, for: "captured")
+        defer { inFlight.remove(reference) }
+        let scope = self.scope
         let session = try await readyToCapture(reference)
         let amount = amount ?? session.total
         try await checkCaptureAmount(amount, of: session)
@@ -52,12 +55,25 @@ extension PaymentTerminal {
     /// Voids a payment taken with manual capture and not yet captured, under the idempotency key
     /// ``IdempotencyKey/void(scope:reference:paymentAttempt:)``.
     public func void(reference: String) async throws -> PaymentSession {
+        try claim(reference, for: "voided")
+        defer { inFlight.remove(reference) }
+        let scope = self.scope
         let session = try await readyToCapture(reference, voiding: true)
         let key = IdempotencyKey.void(scope: scope, reference: reference, paymentAttempt: session.paymentAttempt)
         let update = try await processor.voidPayment(VoidRequest(
             processor: processor.name, reference: reference, processorPaymentID: session.processorPaymentID!,
             idempotencyKey: key.rawValue))
         return try await apply(update, to: session)
+    }
+
+    /// Claims `reference` for a capture or void, as ``takePayment(_:)`` claims a payment: refused while another call
+    /// on it runs (a payment, a capture, the queue poller's deadline check only looks at references not claimed).
+    private func claim(_ reference: String, for action: String) throws {
+        guard !inFlight.contains(reference) else {
+            throw PaymentError(.paymentInProgress, recovery: .waitAndRetry, phase: .capture,
+                               message: "Payment \(reference) cannot be \(action) now: another call on it is running.")
+        }
+        inFlight.insert(reference)
     }
 
     private func checkCaptureAmount(_ amount: Money, of session: PaymentSession) async throws {

@@ -151,8 +151,11 @@ extension PaymentTerminal {
     /// back to the scope that owns a stored payment is not refused for it.
     public func switchScope(to newScope: LedgerScope, acknowledgingLossOfStoredPayments: Bool = false) async throws {
         guard newScope != scope else { return }
-        try await checkNoStoredPaymentsAtRisk(action: "Switching from \(scope) to \(newScope)",
-                                              acknowledgingLoss: acknowledgingLossOfStoredPayments)
+        let action = "Switching from \(scope) to \(newScope)"
+        try await checkNoStoredPaymentsAtRisk(action: action, acknowledgingLoss: acknowledgingLossOfStoredPayments)
+        // Checked again with the assignment, no suspension point between: a call that started while the ledger and
+        // the processor answered the check above keeps the scope it started in.
+        try refuseWhileCallsRun(action)
         scope = newScope
         lastAuthorizationCheck = [:]
     }
@@ -165,6 +168,18 @@ extension PaymentTerminal {
     public func signOut(acknowledgingLossOfStoredPayments: Bool = false) async throws {
         try await checkNoStoredPaymentsAtRisk(action: "Signing out",
                                               acknowledgingLoss: acknowledgingLossOfStoredPayments, deviceWide: true)
+        try refuseWhileCallsRun("Signing out")
+    }
+
+    /// Throws when any call runs now (a payment, capture, void, cancellation or refund with its reference claimed;
+    /// recovery; a queue poll). Synchronous: the caller acts on the answer before anything else runs on the actor.
+    func refuseWhileCallsRun(_ action: String) throws {
+        guard !inFlight.isEmpty || !refundsInFlight.isEmpty || runningCalls > 0 else { return }
+        let calls = inFlight.sorted() + refundsInFlight.sorted()
+        let background = runningCalls > 0 ? "recovery or a queue poll" : nil
+        let running = (calls + [background].compactMap { $0 }).joined(separator: ", ")
+        throw PaymentError(.unforwardedPaymentsAtRisk, recovery: .waitAndRetry, phase: .reconciliation,
+                           message: "\(action) is refused while calls are running in \(scope): \(running). Let them finish or cancel them first; acknowledging a loss cannot cover a call still running.")
     }
 
     /// The pre-upgrade check both vendors ask for: refused while anything in the current scope is unfinished, or

@@ -58,6 +58,9 @@ extension PaymentTerminal {
             inFlight.remove(request.reference)
             live[request.reference] = nil
         }
+        // The payment's scope, fixed now: every record and vendor id below uses it (a scope switch is refused while
+        // the reference is in flight, so the helpers' reads of `self.scope` agree with it).
+        let scope = self.scope
 
         // What to do with the reference: a first payment (routed and recorded write-ahead by the same ledger call
         // that looks the reference up), a continuation, or a new vendor payment.
@@ -115,7 +118,8 @@ extension PaymentTerminal {
             let lastRecordedAt = try await lastStateChange(of: session)
             let bumped = try await ledger.record(
                 SessionChange(reference: session.reference, expectedState: session.state, newState: session.state,
-                              at: clock.now(), incrementsAttempts: true), scope: scope)
+                              at: clock.now(), incrementsAttempts: true, decidedFor: session.generation),
+                scope: scope)
             live[request.reference] = bumped
             attempt = PaymentAttempt(number: bumped.attempts, paymentAttempt: bumped.paymentAttempt,
                                      processorPaymentID: bumped.processorPaymentID, localID: bumped.localID,
@@ -129,7 +133,8 @@ extension PaymentTerminal {
                 SessionChange(reference: session.reference, expectedState: session.state, newState: .created,
                               at: clock.now(), route: decision.initialRoute, incrementsAttempts: true,
                               startsNewAttempt: true,
-                              note: "Payment attempt \(session.paymentAttempt + 1) started after \(session.state)."),
+                              note: "Payment attempt \(session.paymentAttempt + 1) started after \(session.state).",
+                              decidedFor: session.generation),
                 scope: scope)
             hub.send(.paymentStateChanged(PaymentStateChange(reference: session.reference, from: session.state,
                                                              to: .created, at: restarted.updatedAt)))
@@ -285,7 +290,8 @@ extension PaymentTerminal {
             return nil
         }
         guard target != session.state || brings(update, newsTo: session) else { return nil }
-        return SessionChange(update, expectedState: session.state, reference: session.reference, at: clock.now())
+        return SessionChange(update, expectedState: session.state, reference: session.reference, at: clock.now(),
+                             decidedFor: session.generation)
     }
 
     /// Sends the state change `change` made to `session`, if it changed the state.
@@ -316,6 +322,7 @@ extension PaymentTerminal {
     /// when the processor shows it never started; a charge found is recorded as such and the cancel refused (refund
     /// it instead), and an answer that cannot be had leaves it ``PaymentState/outcomeUnknown`` for recovery.
     public func cancelPayment(reference: String) async throws {
+        let scope = self.scope
         guard let session = try await ledger.session(reference: reference, scope: scope, includingHistory: false)
         else {
             throw PaymentError(.unknownReference, recovery: .fixRequest, phase: .cancellation,
@@ -324,6 +331,10 @@ extension PaymentTerminal {
         if inFlight.contains(reference) || session.state == .collecting || session.state == .processing {
             try await processor.cancelPayment(reference: reference)
         } else if session.state == .created {
+            // Claimed like a payment in flight while it is settled: a retry of the reference waits for it, and what
+            // is recorded here was decided for this attempt (the ledger refuses it on a later one).
+            inFlight.insert(reference)
+            defer { inFlight.remove(reference) }
             let current = try await reconcile(session)
             switch current.state {
             case .created:
@@ -347,11 +358,11 @@ extension PaymentTerminal {
 extension SessionChange {
     /// The change recording a processor's update against a session in `expectedState`.
     init(_ update: ProcessorPaymentUpdate, expectedState: PaymentState, reference: String, at: Date,
-         error: PaymentError? = nil, note: String? = nil) {
+         error: PaymentError? = nil, note: String? = nil, decidedFor: SessionGeneration? = nil) {
         self.init(reference: reference, expectedState: expectedState, newState: update.state, at: at,
                   route: update.route, processorPaymentID: update.processorPaymentID, localID: update.localID,
                   card: update.card, error: error ?? update.error, storedAt: update.storedAt,
                   captureBefore: update.captureBefore, note: note, capturedAmount: update.capturedAmount,
-                  tip: update.tip)
+                  tip: update.tip, decidedFor: decidedFor)
     }
 }

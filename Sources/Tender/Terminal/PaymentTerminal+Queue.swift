@@ -92,7 +92,8 @@ extension PaymentTerminal {
                 continue
             }
             guard update.state != current || Self.brings(update, newsTo: session) else { continue }
-            let change = SessionChange(update, expectedState: current, reference: session.reference, at: now)
+            let change = SessionChange(update, expectedState: current, reference: session.reference, at: now,
+                                       decidedFor: session.generation)
             try? change.apply(to: &session)
             latest[session.reference] = session
             changes.append(change)

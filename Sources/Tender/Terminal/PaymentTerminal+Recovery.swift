@@ -17,6 +17,8 @@ extension PaymentTerminal {
     /// skipped, not recorded, and is still unknown. If the ledger itself fails, recovery stops and reports the
     /// sessions it could not record.
     public func recover() async -> RecoveryReport {
+        runningCalls += 1
+        defer { runningCalls -= 1 }
         var report = RecoveryReport()
         await refreshNetworkStatus()
         do {
@@ -70,10 +72,13 @@ extension PaymentTerminal {
         return await vendorStoreDoubt(session) == nil ? .notFound : .unknown
     }
 
-    /// Brings one session in line with the processor, in one commit.
-    func reconcile(_ session: PaymentSession) async throws -> PaymentSession {
+    /// Brings one session in line with the processor, in one commit. With `yieldingToCalls` (the queue poller), a
+    /// session whose reference went in flight while the processor was asked is left to that call: nothing decided
+    /// before it started is recorded (and the ledger refuses a change decided for an earlier attempt anyway).
+    func reconcile(_ session: PaymentSession, yieldingToCalls: Bool = false) async throws -> PaymentSession {
         let changes = plan(session, await lookUp(session))
         guard !changes.isEmpty else { return session }
+        if yieldingToCalls, inFlight.contains(session.reference) { return session }
         let recorded = try await ledger.record(changes, scope: scope)
         sendStateChanges(changes)
         return recorded.last ?? session
@@ -110,10 +115,10 @@ extension PaymentTerminal {
         func move(_ to: PaymentState, _ update: ProcessorPaymentUpdate? = nil, error: PaymentError? = nil) {
             if let update {
                 changes.append(SessionChange(update, expectedState: current, reference: session.reference, at: now,
-                                             error: error).with(newState: to))
+                                             error: error, decidedFor: session.generation).with(newState: to))
             } else {
                 changes.append(SessionChange(reference: session.reference, expectedState: current, newState: to,
-                                             at: now, error: error))
+                                             at: now, error: error, decidedFor: session.generation))
             }
             current = to
         }
@@ -163,11 +168,13 @@ extension PaymentTerminal {
         let error = mismatch.code == .duplicateReference ? mismatch : interrupted
         if inFlightStates.contains(session.state) {
             return [SessionChange(reference: session.reference, expectedState: session.state,
-                                  newState: .outcomeUnknown, at: clock.now(), error: error)]
+                                  newState: .outcomeUnknown, at: clock.now(), error: error,
+                                  decidedFor: session.generation)]
         }
         if session.state == .outcomeUnknown, mismatch.code == .duplicateReference, session.lastError != mismatch {
             return [SessionChange(reference: session.reference, expectedState: .outcomeUnknown,
-                                  newState: .outcomeUnknown, at: clock.now(), error: mismatch)]
+                                  newState: .outcomeUnknown, at: clock.now(), error: mismatch,
+                                  decidedFor: session.generation)]
         }
         return []
     }
@@ -184,7 +191,8 @@ extension PaymentTerminal {
         do {
             guard let note = try await processor.abandonPayment(PaymentLookupQuery(session)) else { return }
             let change = SessionChange(reference: session.reference, expectedState: session.state,
-                                       newState: session.state, at: clock.now(), note: note)
+                                       newState: session.state, at: clock.now(), note: note,
+                                       decidedFor: session.generation)
             live[session.reference] = try await ledger.record(change, scope: scope)
         } catch {
             hub.send(.processor(.forwardingError((error as? PaymentError) ?? PaymentError(
@@ -230,7 +238,20 @@ extension PaymentTerminal {
                 hub.send(.unmatchedForwardingResult(update))
                 return
             }
-            try await apply(update, to: session)
+            // The reference may have gone in flight while the ledger answered: its own call records the outcome.
+            guard !inFlight.contains(update.reference) else { return }
+            do {
+                try await apply(update, to: session)
+            } catch let error as PaymentError where error.code == .invalidState {
+                // Another path (the queue poller reading the vendor's queue) recorded this payment since it was read:
+                // merge into what it recorded — the same final state gains the reason this result carries (the
+                // error, the issuer's decline code) — instead of dropping it.
+                guard !inFlight.contains(update.reference),
+                      let fresh = try await ledger.session(reference: session.reference, scope: scope,
+                                                           includingHistory: false),
+                      Self.attributionMismatch(update, to: fresh) == nil else { return }
+                try await apply(update, to: fresh)
+            }
             await publishQueueStatus()
         } catch let error as PaymentError {
             hub.send(.processor(.forwardingError(error)))

@@ -43,13 +43,19 @@ extension PaymentTerminal {
     func commitRecovered(_ batch: inout RecoveryBatch, into report: inout RecoveryReport) async -> Bool {
         guard !batch.isEmpty else { return true }
         defer { batch.removeAll() }
-        let changes = batch.entries.flatMap(\.changes)
+        // Re-checked at commit, not only at read: a session whose reference went in flight since recovery read it
+        // (a retry, a capture, a cancellation) is that call's to record. A change decided before then that reaches
+        // the ledger anyway is refused there when the call started a new attempt or continued this one.
+        let entries = batch.entries.filter { !inFlight.contains($0.session.reference) }
+        report.skipped += batch.entries.filter { inFlight.contains($0.session.reference) }.map(\.session.reference)
+        guard !entries.isEmpty else { return true }
+        let changes = entries.flatMap(\.changes)
         if (try? await ledger.record(changes, scope: scope)) != nil {
             sendStateChanges(changes)
-            for entry in batch.entries { note(entry.session, entry.changes, in: &report) }
+            for entry in entries { note(entry.session, entry.changes, in: &report) }
             return true
         }
-        for (index, entry) in batch.entries.enumerated() {
+        for (index, entry) in entries.enumerated() {
             do {
                 _ = try await ledger.record(entry.changes, scope: scope)
                 sendStateChanges(entry.changes)
@@ -67,7 +73,7 @@ extension PaymentTerminal {
                     report.notRecorded.append(entry.session.reference)
                     continue
                 }
-                report.notRecorded += batch.entries[index...].map(\.session.reference)
+                report.notRecorded += entries[index...].map(\.session.reference)
                 return false
             }
         }

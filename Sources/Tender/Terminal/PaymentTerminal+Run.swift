@@ -128,6 +128,8 @@ extension PaymentTerminal {
     /// - Returns: whether anything changed in the ledger.
     @discardableResult
     public func pollOnce() async -> Bool {
+        runningCalls += 1
+        defer { runningCalls -= 1 }
         var changed = false
         let snapshot = try? await processor.queueSnapshot()
         if let snapshot {
@@ -148,7 +150,8 @@ extension PaymentTerminal {
             if session.state == .authorized || session.state == .forwarded {
                 lastAuthorizationCheck[session.reference] = now
             }
-            if let resolved = try? await reconcile(session), resolved.state != session.state || resolved != session {
+            if let resolved = try? await reconcile(session, yieldingToCalls: true),
+               resolved.state != session.state || resolved != session {
                 changed = true
             }
         }

@@ -50,7 +50,12 @@ public actor PaymentTerminal {
     /// Where log records go (``setLogHandler(_:minimumLevel:)``).
     nonisolated let logger: TenderLogger
     nonisolated let hub: EventHub
+    /// The references whose payment call runs now: ``takePayment(_:)``, a capture or void, the cancellation of a
+    /// leftover session. Each call claims its reference, and a second call on it is refused.
     var inFlight: Set<String> = []
+    /// Calls running now that read the scope across suspension points without a reference of their own claimed
+    /// (``recover()``, ``pollOnce()``): a scope switch is refused while any runs.
+    var runningCalls = 0
     /// Queue snapshots asked for (`issued`) and the newest sent as ``TenderEvent/queueChanged(_:)`` (`sent`): a
     /// snapshot read before one already sent is dropped, so subscribers never see the queue go back in time.
     var queueSnapshots: (issued: UInt64, sent: UInt64) = (0, 0)

@@ -82,7 +82,40 @@ public final class FaultInjectingLedger: PaymentLedger, @unchecked Sendable {
 
     /// Reads through.
     public func session(reference: String, scope: LedgerScope, includingHistory: Bool) async throws -> PaymentSession? {
-        try await inner.session(reference: reference, scope: scope, includingHistory: includingHistory)
+        let session = try await inner.session(reference: reference, scope: scope, includingHistory: includingHistory)
+        if let hold = heldSessionRead.withLock({ held in defer { held = nil }; return held }) { await hold() }
+        return session
+    }
+
+    private let heldSessionRead = Locked<(@Sendable () async -> Void)?>(nil)
+    private let heldStatesRead = Locked<(@Sendable () async -> Void)?>(nil)
+    private let heldRecord = Locked<(rule: @Sendable (SessionChange) -> Bool, hold: @Sendable () async -> Void)?>(nil)
+
+    /// Makes the next read of a session by reference wait in `hold` after it has read (its answer is from before
+    /// whatever happens meanwhile): for tests that force a reader to act on what it read before another call wrote.
+    package func holdNextSessionRead(_ hold: @escaping @Sendable () async -> Void) {
+        heldSessionRead.withLock { $0 = hold }
+    }
+
+    /// Makes the next read of sessions by state wait in `hold` after it has read.
+    package func holdNextSessionsInStates(_ hold: @escaping @Sendable () async -> Void) {
+        heldStatesRead.withLock { $0 = hold }
+    }
+
+    /// Makes the next write (single or batch) with a change matching `rule` wait in `hold` before it reaches the
+    /// ledger: what it was decided from is then older than what other calls record meanwhile.
+    package func holdNextRecord(where rule: @escaping @Sendable (SessionChange) -> Bool,
+                               _ hold: @escaping @Sendable () async -> Void) {
+        heldRecord.withLock { $0 = (rule, hold) }
+    }
+
+    private func holdIfCued(_ changes: [SessionChange]) async {
+        let hold = heldRecord.withLock { held -> (@Sendable () async -> Void)? in
+            guard let cue = held, changes.contains(where: cue.rule) else { return nil }
+            held = nil
+            return cue.hold
+        }
+        if let hold { await hold() }
     }
 
     /// Reads through.
@@ -93,12 +126,14 @@ public final class FaultInjectingLedger: PaymentLedger, @unchecked Sendable {
 
     /// Fails on cue, else writes through.
     package func record(_ change: SessionChange, scope: LedgerScope) async throws -> PaymentSession {
+        await holdIfCued([change])
         try check([change])
         return try await inner.record(change, scope: scope)
     }
 
     /// Fails on cue (the whole batch), else writes through.
     package func record(_ changes: [SessionChange], scope: LedgerScope) async throws -> [PaymentSession] {
+        await holdIfCued(changes)
         try check(changes)
         return try await inner.record(changes, scope: scope)
     }
@@ -110,7 +145,9 @@ public final class FaultInjectingLedger: PaymentLedger, @unchecked Sendable {
 
     /// Reads through.
     public func sessions(in states: Set<PaymentState>, scope: LedgerScope) async throws -> [PaymentSession] {
-        try await inner.sessions(in: states, scope: scope)
+        let sessions = try await inner.sessions(in: states, scope: scope)
+        if let hold = heldStatesRead.withLock({ held in defer { held = nil }; return held }) { await hold() }
+        return sessions
     }
 
     /// Reads through.

@@ -282,11 +282,15 @@ extension SquareProcessor {
             default: break
             }
         }
+        // A completed delayed-capture payment: Square captured its `total_money` (`CompletePayment` takes no amount),
+        // recorded as the captured amount whether or not the capture's own answer arrived.
+        let captured = payment.status == .completed && query.captureMode == .manual && state == .succeeded
+            ? SquareMapping.money(payment.totalMoney) : nil
         return ProcessorPaymentUpdate(
             reference: query.reference, state: state, route: offline ? .offline : .online, processorPaymentID: payment.id,
             localID: query.localID, card: payment.cardDetails.map(SquareMapping.cardDetails), error: error,
             storedAt: offline ? payment.offlineClientCreatedAt : nil,
             captureBefore: payment.status == .approved ? payment.delayedUntil : nil,
-            amount: SquareMapping.money(payment.totalMoney))
+            amount: SquareMapping.money(payment.totalMoney), capturedAmount: captured)
     }
 }

@@ -231,6 +231,7 @@ public enum StripeMapping {
         if state == .authorized || state == .forwarded {
             update.captureBefore = intent.authorizedCharge?.cardPresentDetails?.captureBefore
         }
+        update.capturedAmount = capturedAmount(intent, state: state)
         switch intent.status {
         case .requiresPaymentMethod where state == .declined || state == .declinedAfterForwarding:
             update.error = Stripe.errorTable.error(named: Stripe.ErrorCode.Code.declinedByStripeAPI.name,
@@ -250,6 +251,15 @@ public enum StripeMapping {
             break
         }
         return update
+    }
+
+    /// What Stripe captured of a manual-capture intent it reports captured (`amount_received`): a partial capture's
+    /// amount, so that reconciliation after a lost capture answer records what was taken, not the authorization.
+    /// `nil` for automatic capture (the whole is captured), before the capture, or when Stripe does not say.
+    static func capturedAmount(_ intent: Stripe.PaymentIntent, state: PaymentState) -> Money? {
+        guard intent.captureMethod == .manual, state == .succeeded, let received = intent.amountReceived,
+              received > 0, received <= intent.amount, let total = total(intent) else { return nil }
+        return Money(minorUnits: Int64(received), currency: total.currency)
     }
 
     /// The route of an intent: offline when it was confirmed offline.

@@ -121,7 +121,8 @@ extension StripeRESTServerLookup {
             created: date(intent.created), metadata: intent.metadata, offlineDetails: offline, charges: charges,
             clientSecret: intent.clientSecret, amountDetailsTip: intent.amountDetails?.tip?.amount.map { UInt(max(0, $0)) },
             amountCapturable: intent.amountCapturable.map { UInt(max(0, $0)) }, lastPaymentError: paymentError,
-            canceledAt: intent.canceledAt.map(date), cancellationReason: intent.cancellationReason)
+            canceledAt: intent.canceledAt.map(date), cancellationReason: intent.cancellationReason,
+            amountReceived: intent.amountReceived.map { UInt(max(0, $0)) })
     }
 
     /// The SDK status of a REST status, by name; nil for one the SDK type does not have.

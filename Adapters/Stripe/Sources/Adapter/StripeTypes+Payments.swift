@@ -261,6 +261,9 @@ extension Stripe {
         package var amountDetailsTip: UInt?
         /// `amountCapturable`.
         package var amountCapturable: UInt?
+        /// `amountReceived` (REST `amount_received`): what Stripe captured — after a partial capture, less than
+        /// `amount`. Reconciliation records it as the captured amount of a manual-capture payment.
+        package var amountReceived: UInt?
         /// `lastPaymentError`: why the last confirmation failed (a decline's `declineCode`).
         package var lastPaymentError: ApiError?
         /// `canceledAt`.
@@ -274,7 +277,8 @@ extension Stripe {
                     captureMethod: CaptureMethod, created: Date, metadata: [String: String],
                     offlineDetails: OfflineDetails? = nil, charges: [Charge] = [], clientSecret: String? = nil,
                     amountTip: UInt? = nil, amountDetailsTip: UInt? = nil, amountCapturable: UInt? = nil,
-                    lastPaymentError: ApiError? = nil, canceledAt: Date? = nil, cancellationReason: String? = nil) {
+                    lastPaymentError: ApiError? = nil, canceledAt: Date? = nil, cancellationReason: String? = nil,
+                    amountReceived: UInt? = nil) {
             self.sdkHandle = sdkHandle
             self.stripeId = stripeId
             self.status = status
@@ -289,6 +293,7 @@ extension Stripe {
             self.amountTip = amountTip
             self.amountDetailsTip = amountDetailsTip
             self.amountCapturable = amountCapturable
+            self.amountReceived = amountReceived
             self.lastPaymentError = lastPaymentError
             self.canceledAt = canceledAt
             self.cancellationReason = cancellationReason

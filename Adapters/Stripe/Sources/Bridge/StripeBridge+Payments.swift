@@ -203,7 +203,8 @@ extension StripeTerminalBridge {
             amountDetailsTip: (intent.amountDetails ?? intent.offlineDetails?.amountDetails)?.tip?.amount?.uintValue,
             amountCapturable: intent.amountCapturable?.uintValue,
             lastPaymentError: intent.lastPaymentError.map(StripeBridgeErrors.value(of:)),
-            canceledAt: intent.canceledAt, cancellationReason: intent.cancellationReason)
+            canceledAt: intent.canceledAt, cancellationReason: intent.cancellationReason,
+            amountReceived: intent.amountReceived?.uintValue)
     }
 
     /// `SCPCharge`, its payment method details flattened to the card-present ones.

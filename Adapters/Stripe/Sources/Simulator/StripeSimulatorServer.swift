@@ -294,6 +294,7 @@ extension StripeSimulator {
         } else {
             server.status = manual ? .requiresCapture : .succeeded
             server.amountCapturable = manual ? amount : 0
+            server.amountReceived = manual ? 0 : amount
             server.lastPaymentError = nil
         }
         saveServerIntent(server)
@@ -327,6 +328,7 @@ extension StripeSimulator {
         }
         server.status = .succeeded
         server.amountCapturable = 0
+        server.amountReceived = captured
         saveServerIntent(server)
         for i in state.charges.indices where state.charges[i].paymentIntentId == stripeId
             && state.charges[i].status == .succeeded && !state.charges[i].released {

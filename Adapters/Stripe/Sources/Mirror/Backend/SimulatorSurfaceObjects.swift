@@ -34,6 +34,7 @@ extension SimulatorSurfaceBackend {
             return details
         }
         object.amountCapturable = value.amountCapturable.map { NSNumber(value: $0) }
+        object.amountReceived = value.amountReceived.map { NSNumber(value: $0) }
         object.canceledAt = value.canceledAt
         object.cancellationReason = value.cancellationReason
         object.lastPaymentError = value.lastPaymentError.map(sdkApiError)
