@@ -218,7 +218,8 @@ extension PaymentTerminal {
         }
         guard let note else { return }
         let change = SessionChange(reference: session.reference, expectedState: session.state,
-                                   newState: session.state, at: clock.now(), note: note)
+                                   newState: session.state, at: clock.now(), note: note,
+                                   decidedFor: session.generation)
         live[session.reference] = try await ledger.record(change, scope: scope)
     }
 
