@@ -89,7 +89,9 @@ let package = Package(
         // The wire types shared with the server half: Foundation only.
         .target(name: "TenderWire", path: "Sources/TenderWire"),
         // The observable, main-actor model over the facade, and its localizable cashier-facing strings.
-        .target(name: "TenderUI", dependencies: ["Tender"], path: "Sources/TenderUI", resources: [.process("Resources")]),
+        // The privacy manifest: the required-reason API the model calls (`UserDefaults`, for sale references).
+        .target(name: "TenderUI", dependencies: ["Tender"], path: "Sources/TenderUI",
+                resources: [.process("Resources"), .copy("PrivacyInfo.xcprivacy")]),
         .target(
             name: "TenderPreviews",
             dependencies: ["TenderUI", "Tender", "TenderStripe", "TenderStripeSimulator", "TenderTesting"],

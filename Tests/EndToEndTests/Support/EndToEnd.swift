@@ -119,10 +119,17 @@ struct EndToEndStack {
 extension EndToEndStack {
     /// The payments the Square peer holds at the shop's location with `reference_id == referenceID`.
     func squarePayments(referenceID: String) async throws -> [[String: Any]] {
-        var url = URLComponents(url: square.appendingPathComponent("v2/payments"), resolvingAgainstBaseURL: false)!
-        url.queryItems = [URLQueryItem(name: "location_id", value: shop.locationID)]
-        let (status, answer) = try await Peers.raw("GET", url.url!, headers: squareAuth)
-        #expect(status == 200)
-        return (answer["payments"] as? [[String: Any]] ?? []).filter { $0["reference_id"] as? String == referenceID }
+        var payments: [[String: Any]] = []
+        var cursor: String?
+        repeat {  // every page: the peer pages as Square does, and a full run's other suites fill the first ones
+            var url = URLComponents(url: square.appendingPathComponent("v2/payments"), resolvingAgainstBaseURL: false)!
+            url.queryItems = [URLQueryItem(name: "location_id", value: shop.locationID)]
+                + (cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [])
+            let (status, answer) = try await Peers.raw("GET", url.url!, headers: squareAuth)
+            #expect(status == 200)
+            payments += answer["payments"] as? [[String: Any]] ?? []
+            cursor = answer["cursor"] as? String
+        } while cursor != nil
+        return payments.filter { $0["reference_id"] as? String == referenceID }
     }
 }
