@@ -12,7 +12,7 @@ struct AuditTests {
         let device = try await harness.enrol(location: "tml_A", role: "cashier")
         let sale = harness.stripe.addIntent(location: "tml_A", amount: 2_000, status: "requires_capture")
         let capture = CaptureRequest(processor: "stripe", reference: "order-1", processorPaymentID: sale,
-                                     amount: Money(minorUnits: 2_000, currency: .usd), idempotencyKey: "cap-1")
+                                     amount: Money(minorUnits: 2_000, currency: .usd), idempotencyKey: Harness.key("cap-1", reference: "order-1"))
         for _ in 0..<3 {
             #expect(try await harness.call(.post, "/v1/payments/capture", token: device.token, json: capture)
                 .status == 204)
@@ -33,7 +33,7 @@ struct AuditTests {
             locationID: "tml_A", from: Date(timeIntervalSince1970: 1_800_000_000 - 28_800),
             to: Date(timeIntervalSince1970: 1_800_000_000 + 57_600))
         #expect(entries.map(\.operation) == ["capture", "refund", "refund", "signIn"])
-        #expect(entries[0].attempts == 3 && entries[0].idempotencyKey == "cap-1" && entries[0].result == "ok"
+        #expect(entries[0].attempts == 3 && entries[0].idempotencyKey == Harness.key("cap-1", reference: "order-1") && entries[0].result == "ok"
             && entries[0].amountMinor == 2_000 && entries[0].deviceID == device.id)
         #expect(entries[1].attempts == 2 && entries[1].result == "succeeded" && entries[1].currency == "USD")
         #expect(entries[2].status == 403 && entries[2].result == "not_authorized")

@@ -39,7 +39,7 @@ struct ClientTests {
             try await backend.capture(CaptureRequest(processor: "stripe", reference: "order-1",
                                                      processorPaymentID: sale,
                                                      amount: Money(minorUnits: 1_250, currency: .usd),
-                                                     idempotencyKey: "cap-live"))
+                                                     idempotencyKey: Harness.key("cap-live", reference: "order-1")))
             #expect(harness.stripe.captureCount == 1)
             // The code was used.
             await #expect(throws: PaymentError.self) { _ = try await TenderBackendClient(baseURL: url).enrol(code: code) }
@@ -49,7 +49,7 @@ struct ClientTests {
                 try await backend.capture(CaptureRequest(processor: "stripe", reference: "order-1",
                                                          processorPaymentID: sale,
                                                          amount: Money(minorUnits: 1_250, currency: .usd),
-                                                         idempotencyKey: "cap-live"))
+                                                         idempotencyKey: Harness.key("cap-live", reference: "order-1")))
                 Issue.record("a revoked device was answered")
             } catch let error as PaymentError {
                 #expect(error.code == .notAuthorized && error.message == "This device was revoked.")

@@ -85,11 +85,11 @@ struct PolicyTests {
         let harness = Harness(store: try await StoreKind.sqlite.makeStore())
         let manager = try await harness.enrol(location: "tml_B", role: "manager")
         let sale = harness.stripe.addIntent(location: "tml_A", amount: 2_000)
-        let refused = try await harness.refund(sale, minor: 100, key: "x1", token: manager.token)
+        let refused = try await harness.refund(sale, minor: 100, key: "x1", token: manager.token, location: "tml_B")
         #expect(refused.status == 403 && refused.errorMessage.contains("Rule \"own location\""))
         let capture = try await harness.call(.post, "/v1/payments/capture", token: manager.token, json: CaptureRequest(
             processor: "stripe", reference: "order", processorPaymentID: sale,
-            amount: Money(minorUnits: 2_000, currency: .usd), idempotencyKey: "x2"))
+            amount: Money(minorUnits: 2_000, currency: .usd), idempotencyKey: Harness.key("x2", location: "tml_B")))
         #expect(capture.status == 403 && capture.errorMessage.contains("own location"))
         #expect(harness.stripe.refunded(sale) == 0 && harness.stripe.captureCount == 0)
     }

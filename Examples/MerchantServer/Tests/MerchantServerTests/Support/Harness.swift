@@ -76,10 +76,18 @@ struct Harness {
         return (id, token)
     }
 
-    func refund(_ intent: String, minor: Int64, key: String, token: String) async throws -> Answer {
+    /// An idempotency key of Tender's form derived in the device's scope (the routes refuse any other: issue 28
+    /// item 8), ending in `tag`.
+    static func key(_ tag: String, location: String = "tml_A", reference: String = "order") -> String {
+        "acct_test_merchant/\(location)/\(reference)/1/\(tag)"
+    }
+
+    /// A refund of `intent` with the key ``key(_:location:reference:)`` makes of `key`, for a device at `location`.
+    func refund(_ intent: String, minor: Int64, key: String, token: String, location: String = "tml_A") async throws
+        -> Answer {
         try await call(.post, "/v1/refunds", token: token, json: RefundRequest(
             processor: "stripe", reference: "order", processorPaymentID: intent,
-            amount: Money(minorUnits: minor, currency: .usd), idempotencyKey: key))
+            amount: Money(minorUnits: minor, currency: .usd), idempotencyKey: Self.key(key, location: location)))
     }
 }
 
