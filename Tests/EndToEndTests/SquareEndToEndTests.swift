@@ -30,14 +30,16 @@ struct SquareEndToEndTests {
         let terminal: PaymentTerminal
         let published = Locked<[String: String]>([:])
 
-        init(_ stack: EndToEndStack, ledger: (any PaymentLedger)? = nil) async throws {
+        /// `seed` draws the SDK's payment ids: a suite that runs beside this one (Swift Testing runs suites in
+        /// parallel, on one peer) takes another, or the two would write the same payment ids to the peer.
+        init(_ stack: EndToEndStack, ledger: (any PaymentLedger)? = nil, seed: UInt64 = 11) async throws {
             self.stack = stack
             let clock = ManualClock()
             let location = stack.shop.locationID
             let seller = SquareSimulator.Seller(
                 merchantID: "M_E2E", accessToken: "tok-e2e",
                 locations: [Square.Location(id: location, name: "E2E", currency: .USD)])
-            simulator = SquareSimulator(sellers: [seller], seed: 11, clock: clock)
+            simulator = SquareSimulator(sellers: [seller], seed: seed, clock: clock)
             try await simulator.authorize(withAccessToken: "tok-e2e", locationID: location)
             await simulator.addNearbyReader()
             _ = await simulator.startPairing(with: Pairing())

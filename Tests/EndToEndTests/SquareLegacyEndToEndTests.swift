@@ -33,7 +33,7 @@ struct SquareLegacyEndToEndTests {
         let before = try #require(try await ledger.session(reference: reference, scope: stack.shop))
         #expect(before.state == .declined && before.keyScheme == .referenceOnly, "the session keeps its reference-only ids")
 
-        let device = try await SquareEndToEndTests.SquareDevice(stack, ledger: ledger)
+        let device = try await SquareEndToEndTests.SquareDevice(stack, ledger: ledger, seed: 29)
         let authorized = try await device.take(reference, 4_000, capture: .manual)
         #expect(authorized.state == .authorized, "\(authorized.state) \(String(describing: authorized.lastError))")
         let newID = try #require(authorized.processorPaymentID)
