@@ -61,9 +61,16 @@ struct EndToEndStack {
 
     /// The intents localstripe holds with `metadata[tender_reference] == reference`, oldest first.
     func stripeIntents(reference: String) async throws -> [[String: Any]] {
-        let (status, list) = try await stripe("GET", "v1/payment_intents?limit=100")
-        #expect(status == 200)
-        let all = list["data"] as? [[String: Any]] ?? []
+        var all: [[String: Any]] = []
+        var after: String?
+        repeat {  // every page: in CI the earlier steps (server tests, the demo) leave hundreds of intents
+            let (status, list) = try await stripe("GET", "v1/payment_intents?limit=100"
+                + (after.map { "&starting_after=\($0)" } ?? ""))
+            #expect(status == 200)
+            let page = list["data"] as? [[String: Any]] ?? []
+            all += page
+            after = list["has_more"] as? Bool == true ? page.last?["id"] as? String : nil
+        } while after != nil
         return all.filter { ($0["metadata"] as? [String: Any])?["tender_reference"] as? String == reference }
             .sorted { ($0["created"] as? Int ?? 0) < ($1["created"] as? Int ?? 0) }
     }
