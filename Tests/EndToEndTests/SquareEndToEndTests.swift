@@ -13,7 +13,7 @@ import TenderTesting
 /// `CreatePayment` is made real at the peer by `SquareDevice.publish()` (TEST-ONLY: what the reader's payment leaves
 /// on Square's servers — id, status, amounts, location, reference and the SDK's idempotency key — is written to the
 /// peer after each payment the SDK takes). Each flow asserts what the peer holds afterwards.
-@Suite("End to end: Square device → routes → the Square peer", .serialized)
+@Suite("End to end: Square device → routes → the Square peer", .serialized, .enabled(if: EndToEndStack.runs))
 struct SquareEndToEndTests {
     static func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .usd) }
 

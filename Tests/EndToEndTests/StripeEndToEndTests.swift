@@ -10,7 +10,7 @@ import TenderTesting
 /// A Stripe device end to end: `PaymentTerminal` → `StripeProcessor` (the simulator's reader and SDK, its intents
 /// made real at localstripe by `LocalstripeTwinClient`) with `TenderBackendClient` as every server seam → the routes
 /// → `StripeServerClient` → localstripe. Each flow asserts what localstripe holds afterwards.
-@Suite("End to end: Stripe device → routes → localstripe", .serialized)
+@Suite("End to end: Stripe device → routes → localstripe", .serialized, .enabled(if: EndToEndStack.runs))
 struct StripeEndToEndTests {
     static func usd(_ minor: Int64) -> Money { Money(minorUnits: minor, currency: .usd) }
 

@@ -140,3 +140,12 @@ extension EndToEndStack {
         return payments.filter { $0["reference_id"] as? String == referenceID }
     }
 }
+
+extension EndToEndStack {
+    /// Whether the tier runs: with both loopback peers up, and always under `CI=true`, where a missing peer fails
+    /// each test (`#require` in ``init()``) instead of skipping it. A plain `swift test` without the peers skips the
+    /// tier and prints why (`Scripts/peers/peers.sh start`, then source `.build/peers/env`).
+    static var runs: Bool {
+        Peers.environment["CI"] == "true" || (Peers.localstripeRunning && Peers.squareRunning)
+    }
+}
