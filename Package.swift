@@ -284,7 +284,7 @@ let package = Package(
             name: "TenderDemo",
             dependencies: [
                 "Tender", "TenderStripe", "TenderSquare", "TenderStripeSimulator", "TenderSquareSimulator", "TenderServer",
-                "TenderTesting",
+                "TenderTesting", "TenderBackend",
                 // --through-sdk-surface: the bridges compiled against the SDK surface mirrors, and the mirrors'
                 // simulator-driven backends (test support; the default run uses the simulators directly).
                 "TenderStripeTerminalOverSurface", "StripeTerminalSurface", "StripeTerminalSurfaceBackend",

@@ -11,10 +11,13 @@ struct Options {
     var ledgerPath: String?
     var throughSDKSurface = false
     var bluetoothOnly = false
+    var server: URL?
+    var code: String?
 
     static let usage = """
         usage: tender-demo [--processor stripe|square|both] [--payments N] [--seed N] [--json] [--ledger PATH]
                            [--through-sdk-surface] [--bluetooth-only]
+               tender-demo --server URL [--code CODE] [--seed N] [--json]
 
         A scripted day at a shop on simulated Stripe and Square readers, through Tender's one API, with an SQLite
         ledger: online sales, an outage and offline sales under risk limits, declines, forwarding, captures, refunds
@@ -34,6 +37,13 @@ struct Options {
                                  smart-reader and Tap to Pay sales included
           --bluetooth-only       skip the other counters (smart reader, Tap to Pay): the counter's Bluetooth
                                  reader only
+          --server               instead of the day: act as a device of the merchant server at URL
+                                 (swift run --package-path Examples/MerchantServer merchant-server): enrol with a
+                                 code, take a payment on each loopback peer the server runs against, capture and
+                                 refund it through the server, reconcile; with MERCHANT_ADMIN_TOKEN set, make the
+                                 code and at the end revoke the device and show its next request refused
+          --code                 the one-time enrolment code for --server (default: one made with
+                                 MERCHANT_ADMIN_TOKEN)
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -63,10 +73,18 @@ struct Options {
             case "--ledger": options.ledgerPath = try value(argument)
             case "--through-sdk-surface": options.throughSDKSurface = true
             case "--bluetooth-only": options.bluetoothOnly = true
+            case "--server":
+                let text = try value(argument)
+                guard let url = URL(string: text), ["http", "https"].contains(url.scheme), url.host != nil else {
+                    throw UsageError("--server takes the merchant server's URL (http://127.0.0.1:8080), not \"\(text)\"")
+                }
+                options.server = url
+            case "--code": options.code = try value(argument)
             case "--help", "-h": throw UsageError(nil)
             default: throw UsageError("unknown option \"\(argument)\"")
             }
         }
+        if options.code != nil && options.server == nil { throw UsageError("--code goes with --server") }
         return options
     }
 }

@@ -8,12 +8,15 @@ import TenderServer
 /// rest, and one cent more, refused) through `TenderServer`, then `GetPayment` and `GetPaymentRefund` to reconcile.
 struct SquarePeerRun {
     let client: SquareServerClient
-    let server: TenderServer
+    /// Where captures and refunds go: TenderServer in this process, or a merchant server (`--server`).
+    let server: any PaymentCaptureService & PaymentRefundService
     let baseURL: URL
     let reference: String
-    /// The demo seller's merchant and location, which every idempotency key carries.
-    let scope = LedgerScope(merchantID: "MLDEMO", locationID: "L_DEMO_SHOP")
     let out: Output
+    /// What the captures and refunds went through, for the text.
+    var via = "TenderServer"
+    /// The seller's merchant and location, which every idempotency key carries (the payment is at its location).
+    var scope = LedgerScope(merchantID: "MLDEMO", locationID: "L_DEMO_SHOP")
 
     func perform(amount total: Money, into result: inout ServerHalfResult) async {
         let part = Money(minorUnits: total.minorUnits / 4, currency: total.currency)
@@ -22,7 +25,7 @@ struct SquarePeerRun {
         defer { result.mismatches += mismatches.map { "square (peer): \($0)" } }
         do {
             let body = try JSONSerialization.data(withJSONObject: [
-                "amount": total.minorUnits, "reference_id": reference, "location_id": "L_DEMO_SHOP",
+                "amount": total.minorUnits, "reference_id": reference, "location_id": scope.locationID,
             ] as [String: Any])
             let (status, seeded) = try await ServerHalf.raw("POST", baseURL.appendingPathComponent("_tender/payments"),
                                                             headers: ["Content-Type": "application/json"],
@@ -38,7 +41,7 @@ struct SquarePeerRun {
                 processor: "square", reference: reference, processorPaymentID: id, amount: total,
                 idempotencyKey: IdempotencyKey.capture(scope: scope, reference: reference, paymentAttempt: 1).rawValue))
             let completed = try await client.getPayment(id: id)
-            out.good("CompletePayment through TenderServer (PaymentCaptureService): \(completed?.status ?? "missing")")
+            out.good("CompletePayment through \(via) (PaymentCaptureService): \(completed?.status ?? "missing")")
 
             let refunds: any PaymentRefundService = server
             func request(_ number: Int, _ amount: Money) -> RefundRequest {
@@ -51,7 +54,7 @@ struct SquarePeerRun {
             for (number, amount) in [(1, part), (2, rest)] {
                 let refund = try await refunds.refund(request(number, amount))
                 made.append((amount, refund))
-                out.good("RefundPayment \(amount) through TenderServer (PaymentRefundService): \(refund.status)")
+                out.good("RefundPayment \(amount) through \(via) (PaymentRefundService): \(refund.status)")
             }
             var overRefundRefused = false
             do {

@@ -7,13 +7,18 @@ import TenderServer
 /// tests confirm), captured in part and refunded through `TenderServer`, then retrieved and reconciled.
 struct StripePeerRun {
     let client: StripeServerClient
-    let server: TenderServer
+    /// Where captures and refunds go: TenderServer in this process, or a merchant server (`--server`).
+    let server: any PaymentCaptureService & PaymentRefundService
     let baseURL: URL
     let reference: String
     let out: Output
+    /// What the captures and refunds went through, for the text.
+    var via = "TenderServer"
+    /// The shop's merchant and location, which every idempotency key and intent carries.
+    var scope = Self.demoScope
 
-    /// The demo shop's merchant and location, which every idempotency key carries.
-    static let scope = LedgerScope(merchantID: "acct_demo", locationID: "tml_demo_shop")
+    /// The demo shop's merchant and location when it runs TenderServer in process.
+    static let demoScope = LedgerScope(merchantID: "acct_demo", locationID: "tml_demo_shop")
     /// localstripe accepts any test-mode secret key.
     static let testKey = "sk_test_tender_demo"
 
@@ -23,7 +28,7 @@ struct StripePeerRun {
         var mismatches: [String] = []
         defer { result.mismatches += mismatches.map { "stripe (localstripe): \($0)" } }
         do {
-            let intent = try await client.createPaymentIntent(amount: authorized, reference: reference, scope: Self.scope,
+            let intent = try await client.createPaymentIntent(amount: authorized, reference: reference, scope: scope,
                                                               captureMethod: "manual", paymentMethodTypes: ["card"],
                                                               extra: ["payment_method": "pm_card_visa"])
             let (status, _) = try await ServerHalf.raw(
@@ -37,23 +42,23 @@ struct StripePeerRun {
             }
             out.good("a PaymentIntent for \(authorized) created on the server, confirmed with pm_card_visa: requires_capture")
 
-            // Capture part of it, through TenderServer as the adapters' capture service.
+            // Capture part of it, through the server (TenderServer or --server) as the adapters' capture service.
             let captures: any PaymentCaptureService = server
             try await captures.capture(CaptureRequest(
                 processor: "stripe", reference: reference, processorPaymentID: intent.id, amount: toCapture,
-                idempotencyKey: IdempotencyKey.capture(scope: Self.scope, reference: reference, paymentAttempt: 1).rawValue))
-            out.good("captured \(toCapture) of it through TenderServer (PaymentCaptureService)")
+                idempotencyKey: IdempotencyKey.capture(scope: scope, reference: reference, paymentAttempt: 1).rawValue))
+            out.good("captured \(toCapture) of it through \(via) (PaymentCaptureService)")
 
-            // Refund part of the capture, through TenderServer as the refund service, and send it again.
+            // Refund part of the capture, through the server as the refund service, and send it again.
             let refunds: any PaymentRefundService = server
             let request = RefundRequest(processor: "stripe", reference: reference, processorPaymentID: intent.id,
                                         amount: toRefund,
-                                        idempotencyKey: IdempotencyKey.refund(scope: Self.scope, reference: reference,
+                                        idempotencyKey: IdempotencyKey.refund(scope: scope, reference: reference,
                                                                               paymentAttempt: 1, number: 1).rawValue)
             let first = try await refunds.refund(request)
             let again = try await refunds.refund(request)
             let same = first.processorRefundID != nil && again.processorRefundID == first.processorRefundID
-            out.good("refunded \(toRefund) through TenderServer (PaymentRefundService): \(first.status); sent again under its idempotency key: \(same ? "the same refund" : "another refund")")
+            out.good("refunded \(toRefund) through \(via) (PaymentRefundService): \(first.status); sent again under its idempotency key: \(same ? "the same refund" : "another refund")")
             if !same { mismatches.append("the refund sent again under its key made another refund") }
             if first.status != .succeeded { mismatches.append("the refund is \(first.status)") }
 

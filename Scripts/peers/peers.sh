@@ -5,7 +5,8 @@
 #   Scripts/peers/peers.sh install      virtual environment .build/peers-venv with the pinned packages
 #   Scripts/peers/peers.sh check-spec   the Square document fails strict validation as published, passes once fixed
 #   Scripts/peers/peers.sh start        starts both peers (this run's state under .build/peers/run), writes
-#                                       .build/peers/env (the URLs and the token the Swift tests read)
+#                                       .build/peers/env (the URLs, the token and the Square OAuth application's
+#                                       credentials the Swift tests and merchant-server read)
 #   Scripts/peers/peers.sh stop         stops them by the process ids `start` recorded, nothing else
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -35,11 +36,15 @@ start() {
   stop
   rm -rf "$RUN" && mkdir -p "$RUN"
   local token="sq-test-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+  local client_id="sq0idp-tender-peer"
+  local client_secret="sq0csp-$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
+  local refresh_token="EQAA$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
   "$VENV/bin/python" "$HERE/localstripe_peer.py" --state "$RUN/localstripe.pickle" --ready-file "$RUN/localstripe.port" \
     > "$RUN/localstripe.log" 2>&1 &
   echo $! > "$RUN/localstripe.pid"
   "$VENV/bin/python" -W ignore "$HERE/square_peer.py" --token "$token" --ready-file "$RUN/square.port" \
-    > "$RUN/square.log" 2>&1 &
+    --client-id "$client_id" --client-secret "$client_secret" --refresh-token "$refresh_token" \
+    --merchant-id MLTENDERPEER > "$RUN/square.log" 2>&1 &
   echo $! > "$RUN/square.pid"
   wait_ready "$RUN/localstripe.port" localstripe "$(cat "$RUN/localstripe.pid")"
   wait_ready "$RUN/square.port" square "$(cat "$RUN/square.pid")"
@@ -47,6 +52,10 @@ start() {
     echo "export TENDER_LOCALSTRIPE_URL=http://127.0.0.1:$(cat "$RUN/localstripe.port")"
     echo "export TENDER_SQUARE_PEER_URL=http://127.0.0.1:$(cat "$RUN/square.port")"
     echo "export TENDER_SQUARE_PEER_TOKEN=$token"
+    echo "export TENDER_SQUARE_PEER_CLIENT_ID=$client_id"
+    echo "export TENDER_SQUARE_PEER_CLIENT_SECRET=$client_secret"
+    echo "export TENDER_SQUARE_PEER_REFRESH_TOKEN=$refresh_token"
+    echo "export TENDER_SQUARE_PEER_MERCHANT_ID=MLTENDERPEER"
   } > "$ENV_FILE"
   echo "peers started: localstripe pid $(cat "$RUN/localstripe.pid") port $(cat "$RUN/localstripe.port"), square pid $(cat "$RUN/square.pid") port $(cat "$RUN/square.port")"
 }

@@ -3,11 +3,16 @@ every request it receives and every answer it gives against that document (fixed
 openapi-core.
 
 - Binds 127.0.0.1 on a free port, written to --ready-file once listening.
-- Requires `Authorization: Bearer <--token>` (else 401 UNAUTHORIZED) and `Square-Version: 2025-08-20`.
+- Requires `Authorization: Bearer <token>` and `Square-Version: 2025-08-20` on /v2/. The token is --token (never
+  expires) or one ObtainToken issued (expires at its `expires_at`, then 401 ACCESS_TOKEN_EXPIRED); any other gets
+  401 UNAUTHORIZED.
+- POST /oauth2/token (ObtainToken, no bearer): the code flow's refresh_token grant for --client-id, --client-secret
+  and --refresh-token, validated like /v2/ (square_oauth.py has the behaviour).
 - A request the spec rejects (or with a query or top-level body parameter the operation does not declare, which
   Square answers with UNKNOWN_QUERY_PARAMETER / UNKNOWN_BODY_PARAMETER) gets 400 with code TENDER_SPEC_VIOLATION and
   the validator's message, and is recorded. An answer of its own that fails validation is recorded too and turned
-  into a 500. GET /_tender/report returns {"requests": n, "violations": [...]}: the tests fail on any violation.
+  into a 500. GET /_tender/report returns {"requests": n, "violations": [...], "token_grants": n}: the tests fail on
+  any violation. POST /_tender/tokens {"expires_in": seconds} issues an access token with that lifetime (test control).
 - State: payments seeded by the tests (POST /_tender/payments, a template from the spec's GetPaymentResponse example
   with the given fields), refunds made through RefundPayment (template: the RefundPaymentResponse example).
   Behaviour follows Square's documentation: CompletePayment / CancelPayment only on APPROVED payments (400
@@ -31,6 +36,7 @@ from openapi_core import OpenAPI
 from openapi_core.testing import MockRequest, MockResponse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import square_oauth  # noqa: E402
 import square_spec  # noqa: E402
 
 HOST = "http://127.0.0.1"
@@ -45,15 +51,15 @@ def parse_time(text):
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
-def error(status, code, detail, category="INVALID_REQUEST_ERROR", field=None):
-    body = {"category": category, "code": code, "detail": detail}
-    if field:
-        body["field"] = field
-    return status, {"errors": [body]}
+error = square_oauth.error
+
+
+def plain(failure):
+    return "%s: %s" % (type(failure).__name__, failure)
 
 
 class Peer:
-    def __init__(self, token):
+    def __init__(self, token, authority_options):
         spec, self.fixes = square_spec.load_fixed_spec()
         spec["servers"] = [{"url": HOST}]
         self.spec = spec
@@ -61,7 +67,8 @@ class Peer:
         schemas = spec["components"]["schemas"]
         self.payment_template = schemas["GetPaymentResponse"]["example"]["payment"]
         self.refund_template = schemas["RefundPaymentResponse"]["example"]["refund"]
-        self.token = token
+        self.tokens = square_oauth.Tokens(token)
+        self.authority = square_oauth.Authority(self.tokens, **authority_options)
 
     # -- validation -------------------------------------------------------------------------------------------
     def operation(self, method, path):
@@ -88,15 +95,8 @@ class Peer:
         return MockRequest(HOST, request.method.lower(), request.path, args=dict(request.query),
                            headers=dict(request.headers), data=raw or None, content_type="application/json")
 
-    async def handle(self, request):
-        STATE["requests"] += 1
-        raw = await request.read()
-        where = "%s %s" % (request.method, request.path)
-        if request.headers.get("Authorization") != "Bearer " + self.token:
-            return self.answer(request, raw, *error(401, "UNAUTHORIZED", "This request could not be authorized.",
-                                                    category="AUTHENTICATION_ERROR"), validate=False)
-        if request.headers.get("Square-Version") != square_spec.SQUARE_VERSION:
-            STATE["violations"].append("%s: Square-Version %r" % (where, request.headers.get("Square-Version")))
+    def validated(self, request, raw, describe=plain):
+        """(body, None) for a request the document accepts, else (None, the 400 TENDER_SPEC_VIOLATION answer)."""
         try:
             body = json.loads(raw) if raw else None
         except ValueError:
@@ -105,22 +105,54 @@ class Peer:
         try:
             self.api.validate_request(self.mock_request(request, raw))
         except Exception as failure:  # openapi-core raises one exception per failed validation
-            problems.append("%s: %s" % (type(failure).__name__, failure))
+            problems.append(describe(failure))
         if problems:
+            where = "%s %s" % (request.method, request.path)
             STATE["violations"].extend("%s: %s" % (where, problem) for problem in problems)
-            return self.answer(request, raw, *error(400, "TENDER_SPEC_VIOLATION", "; ".join(problems)), validate=False)
-        status, payload = self.route(request, body or {})
+            return None, self.answer(request, raw, *error(400, "TENDER_SPEC_VIOLATION", "; ".join(problems)),
+                                     validate=False)
+        return body or {}, None
+
+    async def handle(self, request):
+        STATE["requests"] += 1
+        raw = await request.read()
+        refusal = self.tokens.refusal(request.headers.get("Authorization"))
+        if refusal:
+            return self.answer(request, raw, *refusal, validate=False)
+        if request.headers.get("Square-Version") != square_spec.SQUARE_VERSION:
+            STATE["violations"].append("%s %s: Square-Version %r" % (request.method, request.path,
+                                                                    request.headers.get("Square-Version")))
+        body, refused = self.validated(request, raw)
+        if refused:
+            return refused
+        status, payload = self.route(request, body)
         return self.answer(request, raw, status, payload, validate=True)
 
-    def answer(self, request, raw, status, payload, validate):
+    async def obtain_token(self, request):
+        """ObtainToken: `security: []`, so no bearer; Square-Version is optional here, but must be the document's."""
+        STATE["requests"] += 1
+        raw = await request.read()
+        version = request.headers.get("Square-Version")
+        if version is not None and version != square_spec.SQUARE_VERSION:
+            STATE["violations"].append("POST /oauth2/token: Square-Version %r" % version)
+        # openapi-core's messages quote the body and the answer (secrets, tokens): square_oauth.describe leaves them out.
+        body, refused = self.validated(request, raw, describe=square_oauth.describe)
+        if refused:
+            return refused
+        status, payload = self.authority.obtain_token(body)
+        response = self.answer(request, raw, status, payload, validate=True, describe=square_oauth.describe)
+        if response.status == 200:
+            self.authority.grants += 1
+        return response
+
+    def answer(self, request, raw, status, payload, validate, describe=plain):
         data = json.dumps(payload).encode()
         if validate and status == 200:
             try:
                 self.api.validate_response(self.mock_request(request, raw),
                                            MockResponse(data, status_code=status, content_type="application/json"))
             except Exception as failure:
-                STATE["violations"].append("answer to %s %s: %s: %s" % (request.method, request.path,
-                                                                         type(failure).__name__, failure))
+                STATE["violations"].append("answer to %s %s: %s" % (request.method, request.path, describe(failure)))
                 status, payload = error(500, "INTERNAL_SERVER_ERROR", "the peer's answer failed validation",
                                         category="API_ERROR")
                 data = json.dumps(payload).encode()
@@ -265,20 +297,38 @@ class Peer:
         STATE["payments"][payment["id"]] = payment
         return web.json_response({k: v for k, v in payment.items() if not k.startswith("_")})
 
+    async def issue_token(self, request):
+        try:
+            fields = await request.json()
+        except ValueError:
+            fields = None
+        status, payload = self.authority.issue_for_test(fields)
+        return web.json_response(payload, status=status)
+
     async def report(self, request):
         return web.json_response({"requests": STATE["requests"], "violations": STATE["violations"],
-                                  "fixes": self.fixes})
+                                  "token_grants": self.authority.grants, "fixes": self.fixes})
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ready-file", required=True)
-    parser.add_argument("--token", required=True, help="the access token requests must carry")
+    parser.add_argument("--token", required=True, help="an access token requests may carry; it never expires")
+    parser.add_argument("--client-id", default="sq0idp-tender-peer", help="the application id ObtainToken accepts")
+    parser.add_argument("--client-secret", default="sq0csp-tender-peer", help="the application secret it accepts")
+    parser.add_argument("--refresh-token", default="EQAA-tender-peer", help="the refresh token it accepts")
+    parser.add_argument("--merchant-id", default="MLTENDERPEER", help="the merchant_id its answers carry")
+    parser.add_argument("--oauth-error-code", default=square_oauth.BAD_CREDENTIALS_CODE,
+                        help="the code of the 401 to a refresh grant with wrong credentials (not verified at Square)")
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
-    peer = Peer(args.token)
+    peer = Peer(args.token, dict(client_id=args.client_id, client_secret=args.client_secret,
+                                 refresh_token=args.refresh_token, merchant_id=args.merchant_id,
+                                 bad_code=args.oauth_error_code))
     app = web.Application()
     app.router.add_post("/_tender/payments", peer.seed)
+    app.router.add_post("/_tender/tokens", peer.issue_token)
+    app.router.add_post("/oauth2/token", peer.obtain_token)
     app.router.add_get("/_tender/report", peer.report)
     app.router.add_route("*", "/v2/{tail:.*}", peer.handle)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -152,6 +152,11 @@ extension TenderRoutes {
     /// the caller's own attempt (``checkOpaqueCancelKey(_:caller:)``): Square cannot tell whose payment it is before.
     func cancelSquarePayment(idempotencyKey: String, caller: LedgerScope) async throws {
         let square = try squareClient(phase: .cancellation)
+        // Square requires a key (CancelPaymentByIdempotencyKey: minLength 1): an empty one is the device's mistake.
+        guard !idempotencyKey.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw RouteFailure.badRequest("idempotencyKey is empty: name the attempt's key to cancel its payment.",
+                                          phase: .cancellation)
+        }
         let parts = idempotencyKey.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 5, let merchant = parts[0].removingPercentEncoding,
               let location = parts[1].removingPercentEncoding else {

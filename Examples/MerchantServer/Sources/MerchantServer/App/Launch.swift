@@ -36,10 +36,14 @@ public enum Launch {
             }
             let merchant = options.merchantID != Options().merchantID ? options.merchantID
                 : environment["STRIPE_ACCOUNT_ID"] ?? environment["SQUARE_MERCHANT_ID"] ?? ""
+            let (oauth, initial, sealer) = try squareOAuth(
+                environment: environment, baseURL: SquareServerClient.Configuration().baseURL,
+                merchantID: environment["SQUARE_MERCHANT_ID"] ?? "", production: true)
             let configuration = MerchantConfiguration(
                 host: options.host, port: options.port, testMode: false, adminTokenHash: Secrets.hash(admin),
                 merchantID: merchant, stripe: stripe, stripeAccountID: environment["STRIPE_ACCOUNT_ID"],
-                square: square, squareMerchantID: environment["SQUARE_MERCHANT_ID"], squareAccessToken: squareToken)
+                square: square, squareMerchantID: environment["SQUARE_MERCHANT_ID"], squareAccessToken: squareToken,
+                squareOAuth: square == nil ? nil : oauth, squareInitialToken: initial, tokenSealer: sealer)
             return (configuration, "merchant-server: PRODUCTION (Stripe: \(stripe == nil ? "off" : "on"), Square: "
                 + "\(square == nil ? "off" : "on"))", nil)
         }
@@ -57,10 +61,14 @@ public enum Launch {
         let square = squareURL.flatMap { url in
             squareToken.map { SquareServerClient(accessToken: $0, configuration: .init(baseURL: url)) }
         }
+        let (oauth, _, sealer) = try squareOAuth(
+            environment: environment, baseURL: squareURL ?? SquareServerClient.Configuration().baseURL,
+            merchantID: environment["TENDER_SQUARE_PEER_MERCHANT_ID"] ?? "", production: false)
         let configuration = MerchantConfiguration(
             host: options.host, port: options.port, testMode: true, adminTokenHash: Secrets.hash(admin),
             merchantID: options.merchantID, stripe: stripe, square: square,
-            squareAccessToken: square == nil ? nil : squareToken)
+            squareAccessToken: square == nil ? nil : squareToken, squareOAuth: square == nil ? nil : oauth,
+            tokenSealer: sealer)
         let vendors = [localstripe.map { "Stripe → localstripe at \($0.absoluteString)" },
                        square == nil ? nil : "Square → the Square peer at \(squareURL!.absoluteString)"]
             .compactMap { $0 }

@@ -44,6 +44,8 @@ public struct MerchantApp: Sendable {
     let failures: RateLimiter
     let refunds = KeyedLock()
     let now: @Sendable () -> Date
+    /// The Square seller's token, refreshed when due (``MerchantConfiguration/squareOAuth``); nil without it.
+    public let squareTokens: SquareTokenKeeper?
 
     public init(configuration: MerchantConfiguration, store: any MerchantStore,
                 now: @escaping @Sendable () -> Date = { Date() }) {
@@ -52,10 +54,24 @@ public struct MerchantApp: Sendable {
         self.now = now
         failures = RateLimiter(limit: configuration.rateLimit, window: configuration.rateLimitWindow, now: now)
         var signIn: (@Sendable (LedgerScope) async throws -> Credential)?
-        if let token = configuration.squareAccessToken { signIn = { _ in token } }
+        var square = configuration.square
+        if let oauth = configuration.squareOAuth {
+            let keeper = SquareTokenKeeper(settings: oauth, initial: configuration.squareInitialToken, store: store,
+                                           sealer: configuration.tokenSealer, now: now)
+            squareTokens = keeper
+            signIn = { _ in try await keeper.token().credential }
+            // The server's own Square client carries the keeper's current token on every request.
+            square = square.map {
+                SquareServerClient(accessToken: Credential("replaced-by-the-keeper"), configuration: $0.configuration,
+                                   transport: keeper.transport())
+            }
+        } else {
+            squareTokens = nil
+            if let token = configuration.squareAccessToken { signIn = { _ in token } }
+        }
         routes = TenderRoutes(
             stripe: configuration.stripe, stripeAccountID: configuration.stripeAccountID,
-            square: configuration.square, squareMerchantID: configuration.squareMerchantID,
+            square: square, squareMerchantID: configuration.squareMerchantID,
             squareSignIn: signIn,
             authorizer: MerchantAuthorizer(policy: configuration.policy, store: store, now: now))
     }

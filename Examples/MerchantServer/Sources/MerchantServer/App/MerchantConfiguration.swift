@@ -16,8 +16,15 @@ public struct MerchantConfiguration: Sendable {
     public var stripeAccountID: String?
     public var square: SquareServerClient?
     public var squareMerchantID: String?
-    /// The Square seller's OAuth access token handed to devices by the sign-in route.
+    /// The Square seller's OAuth access token handed to devices by the sign-in route (a fixed token; with
+    /// ``squareOAuth`` the ``SquareTokenKeeper`` hands out the current one instead).
     public var squareAccessToken: Credential?
+    /// How the seller's token is refreshed (Square's `ObtainToken`); nil: the fixed ``squareAccessToken``.
+    public var squareOAuth: SquareOAuthSettings?
+    /// The token the environment gave with ``squareOAuth``, used until it nears its expiry.
+    public var squareInitialToken: SquareAccessToken?
+    /// Seals the refreshed token in the store (`MERCHANT_TOKEN_KEY`).
+    public var tokenSealer: TokenSealer
     public var policy: RefundPolicy
     /// How long an enrolment code stays usable.
     public var enrolmentCodeLifetime: TimeInterval
@@ -28,7 +35,9 @@ public struct MerchantConfiguration: Sendable {
     public init(host: String = "127.0.0.1", port: Int = 8080, testMode: Bool, adminTokenHash: String,
                 merchantID: String, stripe: StripeServerClient? = nil, stripeAccountID: String? = nil,
                 square: SquareServerClient? = nil, squareMerchantID: String? = nil,
-                squareAccessToken: Credential? = nil, policy: RefundPolicy = .standard,
+                squareAccessToken: Credential? = nil, squareOAuth: SquareOAuthSettings? = nil,
+                squareInitialToken: SquareAccessToken? = nil, tokenSealer: TokenSealer = TokenSealer(),
+                policy: RefundPolicy = .standard,
                 enrolmentCodeLifetime: TimeInterval = 3_600, rateLimit: Int = 10, rateLimitWindow: TimeInterval = 60) {
         self.host = host
         self.port = port
@@ -40,6 +49,9 @@ public struct MerchantConfiguration: Sendable {
         self.square = square
         self.squareMerchantID = squareMerchantID
         self.squareAccessToken = squareAccessToken
+        self.squareOAuth = squareOAuth
+        self.squareInitialToken = squareInitialToken
+        self.tokenSealer = tokenSealer
         self.policy = policy
         self.enrolmentCodeLifetime = enrolmentCodeLifetime
         self.rateLimit = rateLimit

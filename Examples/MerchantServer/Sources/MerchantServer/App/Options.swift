@@ -40,8 +40,16 @@ public struct Options: Sendable, Equatable {
                                       Production Stripe key and the account it belongs to.
           SQUARE_ACCESS_TOKEN, SQUARE_MERCHANT_ID
                                       Production Square seller token and the seller it belongs to.
+          SQUARE_APPLICATION_ID, SQUARE_APPLICATION_SECRET, SQUARE_REFRESH_TOKEN
+                                      Refresh the seller's token with Square's ObtainToken before it expires (all
+                                      three or none); SQUARE_ACCESS_TOKEN_EXPIRES_AT (ISO 8601) says when the given
+                                      one expires (unknown: refreshed at first use).
+          MERCHANT_TOKEN_KEY          32 bytes in base64 (openssl rand -base64 32): seals the refreshed token in the
+                                      store (AES-GCM); required in production with refresh.
           TENDER_LOCALSTRIPE_URL, TENDER_SQUARE_PEER_URL, TENDER_SQUARE_PEER_TOKEN
-                                      Test mode: the loopback peers (Scripts/peers/peers.sh start; . .build/peers/env).
+                                      Test mode: the loopback peers (Scripts/peers/peers.sh start; . .build/peers/env);
+                                      with TENDER_SQUARE_PEER_CLIENT_ID, …_CLIENT_SECRET, …_REFRESH_TOKEN the token is
+                                      refreshed against the Square peer.
         """
 
     public init() {}

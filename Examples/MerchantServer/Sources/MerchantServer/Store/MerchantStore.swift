@@ -114,6 +114,12 @@ public protocol MerchantStore: Sendable {
     /// one with `excluding` as its idempotency key (a retry is not counted against itself).
     func refundedTotal(deviceID: String, currency: String, from: Date, to: Date, excluding: String?) async throws
         -> Int64
+
+    /// The Square seller's sealed token (``SquareTokenKeeper``), nil when none is stored.
+    func sealedSquareToken(merchantID: String) async throws -> SealedSquareToken?
+    /// Stores `token` unless the stored one expires later (another instance refreshed after this one); returns
+    /// what the store holds afterwards.
+    func storeSquareToken(_ token: SealedSquareToken) async throws -> SealedSquareToken
 }
 
 /// Milliseconds since 1970, the stores' time column (portable between SQLite and PostgreSQL).

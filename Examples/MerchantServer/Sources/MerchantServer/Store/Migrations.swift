@@ -54,6 +54,17 @@ struct Migration: Sendable {
             "CREATE INDEX audit_location_time ON audit (location_id, created_at)",
             "CREATE INDEX audit_device_time ON audit (device_id, operation, created_at)",
         ]),
+        Migration(version: 3, name: "the Square seller's sealed token", sqlite: [
+            """
+            CREATE TABLE square_tokens (merchant_id TEXT PRIMARY KEY, sealed TEXT NOT NULL,
+              expires_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)
+            """,
+        ], postgres: [
+            """
+            CREATE TABLE square_tokens (merchant_id TEXT PRIMARY KEY, sealed TEXT NOT NULL,
+              expires_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)
+            """,
+        ]),
     ]
 
     /// The bookkeeping table (both dialects).

@@ -197,6 +197,29 @@ public final class PostgresMerchantStore: MerchantStore {
         for try await total in rows.decode(Int64.self) { return total }
         return 0
     }
+
+    public func sealedSquareToken(merchantID: String) async throws -> SealedSquareToken? {
+        let rows = try await client.query("""
+            SELECT sealed, expires_at, updated_at FROM square_tokens WHERE merchant_id = \(merchantID)
+            """, logger: logger)
+        for try await (sealed, expires, updated) in rows.decode((String, Int64, Int64).self) {
+            return SealedSquareToken(merchantID: merchantID, sealed: sealed, expiresAt: Date(storeMillis: expires),
+                                     updatedAt: Date(storeMillis: updated))
+        }
+        return nil
+    }
+
+    public func storeSquareToken(_ token: SealedSquareToken) async throws -> SealedSquareToken {
+        try await client.query("""
+            INSERT INTO square_tokens (merchant_id, sealed, expires_at, updated_at)
+            VALUES (\(token.merchantID), \(token.sealed), \(token.expiresAt.storeMillis),
+                    \(token.updatedAt.storeMillis))
+            ON CONFLICT (merchant_id) DO UPDATE SET sealed = excluded.sealed, expires_at = excluded.expires_at,
+              updated_at = excluded.updated_at
+            WHERE excluded.expires_at > square_tokens.expires_at
+            """, logger: logger)
+        return try await sealedSquareToken(merchantID: token.merchantID) ?? token
+    }
 }
 
 /// A store's own failure (its message names no credential).

@@ -130,6 +130,32 @@ public final class SQLiteMerchantStore: MerchantStore {
         }
     }
 
+    public func sealedSquareToken(merchantID: String) async throws -> SealedSquareToken? {
+        try await pool.read { db in try Self.squareToken(db, merchantID) }
+    }
+
+    public func storeSquareToken(_ token: SealedSquareToken) async throws -> SealedSquareToken {
+        try await pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO square_tokens (merchant_id, sealed, expires_at, updated_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (merchant_id) DO UPDATE SET sealed = excluded.sealed, expires_at = excluded.expires_at,
+                  updated_at = excluded.updated_at
+                WHERE excluded.expires_at > square_tokens.expires_at
+                """, arguments: [token.merchantID, token.sealed, token.expiresAt.storeMillis,
+                                 token.updatedAt.storeMillis])
+            return try Self.squareToken(db, token.merchantID) ?? token
+        }
+    }
+
+    static func squareToken(_ db: Database, _ merchantID: String) throws -> SealedSquareToken? {
+        try Row.fetchOne(db, sql: "SELECT sealed, expires_at, updated_at FROM square_tokens WHERE merchant_id = ?",
+                         arguments: [merchantID]).map {
+            SealedSquareToken(merchantID: merchantID, sealed: $0["sealed"],
+                              expiresAt: Date(storeMillis: $0["expires_at"]),
+                              updatedAt: Date(storeMillis: $0["updated_at"]))
+        }
+    }
+
     static func deviceRecord(_ row: Row) -> DeviceRecord {
         DeviceRecord(id: row["id"], merchantID: row["merchant_id"], locationID: row["location_id"], role: row["role"],
                      name: row["name"], tokenHash: row["token_hash"],

@@ -15,12 +15,14 @@ struct Harness {
     let clock: TestClock
 
     init(store: any MerchantStore, stripe: FakeStripe = FakeStripe(), policy: RefundPolicy = .standard,
-         rateLimit: Int = 10, clock: TestClock = TestClock()) {
+         rateLimit: Int = 10, clock: TestClock = TestClock(),
+         configure: (inout MerchantConfiguration) -> Void = { _ in }) {
         self.stripe = stripe
         self.clock = clock
-        let configuration = MerchantConfiguration(
+        var configuration = MerchantConfiguration(
             testMode: true, adminTokenHash: Secrets.hash(Self.adminToken), merchantID: "acct_test_merchant",
             stripe: stripe.client, stripeAccountID: "acct_test_merchant", policy: policy, rateLimit: rateLimit)
+        configure(&configuration)
         server = MerchantApp(configuration: configuration, store: store, now: { clock.now })
         responder = server.router().buildResponder()
     }
@@ -94,7 +96,8 @@ struct Harness {
 /// A clock the tests move.
 final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
-    private var time = Date(timeIntervalSince1970: 1_800_000_000)
+    private var time: Date
+    init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { time = start }
     var now: Date { lock.withLock { time } }
     func advance(_ seconds: TimeInterval) { lock.withLock { time += seconds } }
 }

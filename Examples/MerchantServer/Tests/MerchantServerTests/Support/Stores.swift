@@ -34,20 +34,23 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
                 .appendingPathComponent("merchant-\(UUID().uuidString).sqlite").path
             return try (0..<instances).map { _ in try SQLiteMerchantStore(path: path) }
         case .postgres:
-            guard let url = ProcessInfo.processInfo.environment["MERCHANT_TEST_POSTGRES_URL"] else {
-                throw StoreError("CI=true and MERCHANT_TEST_POSTGRES_URL is not set: start PostgreSQL with "
-                    + "Examples/MerchantServer/Scripts/postgres.sh start")
-            }
-            let database = "merchant_\(UUID().uuidString.prefix(8).lowercased())"
-            let admin = try PostgresMerchantStore(url: url, logger: Self.logger)
-            try await admin.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"),
-                                         logger: Self.logger)
-            var components = URLComponents(string: url)!
-            components.path = "/" + database
-            return try (0..<instances).map { _ in
-                try PostgresMerchantStore(url: components.string!, logger: Self.logger)
-            }
+            let url = try await Self.newPostgresDatabase()
+            return try (0..<instances).map { _ in try PostgresMerchantStore(url: url, logger: Self.logger) }
         }
+    }
+
+    /// The URL of a new, empty PostgreSQL database on the test cluster (`MERCHANT_TEST_POSTGRES_URL`).
+    static func newPostgresDatabase() async throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["MERCHANT_TEST_POSTGRES_URL"] else {
+            throw StoreError("CI=true and MERCHANT_TEST_POSTGRES_URL is not set: start PostgreSQL with "
+                + "Examples/MerchantServer/Scripts/postgres.sh start")
+        }
+        let database = "merchant_\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = try PostgresMerchantStore(url: url, logger: Self.logger)
+        try await admin.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: Self.logger)
+        var components = URLComponents(string: url)!
+        components.path = "/" + database
+        return components.string!
     }
 
     func makeStore() async throws -> any MerchantStore {
