@@ -27,6 +27,16 @@ DOCUMENTS = ["README.md"] + sorted(glob.glob("Sources/Tender/Tender.docc/*.md"))
 # Not checked: the mirrors of the vendor SDKs' surface and their test backends (package-internal, never shipped).
 DOCUMENTS = [path for path in DOCUMENTS if "/Sources/Mirror/" not in path]
 
+# Blocks compiled in another package (one with the framework they use), by file and first line: the file that holds
+# the same text between `// doc-snippet <name>: begin` and `…: end`. The check here is that the texts are the same;
+# that package's build (in .ci/run) compiles it and its tests run it.
+ELSEWHERE = {
+    ("Sources/Tender/Tender.docc/YourServer.md",
+     "@Sendable func tender(_ request: Request, context: DeviceContext) async throws -> Response {"):
+        ("Examples/MerchantServer/Tests/MerchantServerTests/YourServerSnippetTests.swift",
+         "YourServer.md hummingbird"),
+}
+
 # Blocks not type-checked here, by file and first line, with the reason. Anything else must compile.
 SKIPPED = {
     ("README.md", '.package(url: "<Tender\'s repository URL>", from: "<version>"),'):
@@ -54,11 +64,6 @@ SKIPPED = {
     ("Sources/Tender/Tender.docc/YourServer.md", "import SquareMobilePaymentsSDK"):
         "SquareProcessor.mobilePayments exists where Network does (the bridge watches the network with "
         "NWPathMonitor): Apple platforms only",
-    ("Sources/Tender/Tender.docc/YourServer.md", "func tender(_ req: Request) async throws -> Response {"):
-        "a Vapor route: Vapor is not a dependency of this package",
-    ("Sources/Tender/Tender.docc/YourServer.md",
-     "@Sendable func tender(_ request: Request, context: DeviceContext) async throws -> Response {"):
-        "a Hummingbird route: Hummingbird is not a dependency of this package",
     ("Sources/TenderUI/TerminalModel.swift", "@State var model = TerminalModel(terminal: terminal)"):
         "a SwiftUI view: Apple platforms only",
     ("Sources/TenderUI/OSLogHandler.swift",
@@ -203,6 +208,19 @@ def check(text, label, modules_dir, work, defaults=DEFAULT_IMPORTS, quiet=False)
     return ok
 
 
+def same_as_elsewhere(text, path, name):
+    """Whether `text` is, line for line (indentation aside), the region of `path` between its markers."""
+    with open(os.path.join(ROOT, path), encoding="utf-8") as file:
+        lines = file.read().splitlines()
+    begin = [i for i, line in enumerate(lines) if line.strip() == f"// doc-snippet {name}: begin"]
+    end = [i for i, line in enumerate(lines) if line.strip() == f"// doc-snippet {name}: end"]
+    if len(begin) != 1 or len(end) != 1 or end[0] < begin[0]:
+        return False
+    region = lines[begin[0] + 1:end[0]]
+    indent = min((len(line) - len(line.lstrip()) for line in region if line.strip()), default=0)
+    return [line[indent:].rstrip() for line in region] == [line.rstrip() for line in text.strip("\n").splitlines()]
+
+
 def main():
     os.chdir(ROOT)
     self_test = "--self-test" in sys.argv[1:]
@@ -216,6 +234,16 @@ def main():
                 first = text.splitlines()[0].strip() if text.strip() else ""
                 label = f"{document}:{line}"
                 key = (document, first)
+                if key in ELSEWHERE:
+                    seen.add(key)
+                    checked += 1
+                    if same_as_elsewhere(text, *ELSEWHERE[key]):
+                        print(f"ok      {label} (compiled in {ELSEWHERE[key][0]})")
+                    else:
+                        failed += 1
+                        print(f"FAILED  {label}: not the text compiled in {ELSEWHERE[key][0]} "
+                              f"(between the '{ELSEWHERE[key][1]}' markers)")
+                    continue
                 if key in SKIPPED:
                     seen.add(key)
                     skipped += 1
@@ -226,10 +254,17 @@ def main():
                     print(f"ok      {label}")
                 else:
                     failed += 1
-        for key in SKIPPED.keys() - seen:
+        for key in (SKIPPED.keys() | ELSEWHERE.keys()) - seen:
             print(f"STALE   the skip list names a block that is gone: {key[0]}: {key[1]}")
             failed += 1
         if self_test:
+            # A block that differs from the compiled copy by one line must fail.
+            path, name = next(iter(ELSEWHERE.values()))
+            if same_as_elsewhere("router.group(\"tender\")\n", path, name):
+                print("SELF-TEST FAILED: a block unlike the compiled copy passed")
+                failed += 1
+            else:
+                print("self-test: a block unlike its compiled copy is caught")
             # A call that does not exist must fail: the check is not vacuous.
             broken = "let session = try await terminal.takePayment(reference: \"order-1\")\n"
             if check(broken, "self-test", modules_dir, work, quiet=True):

@@ -15,6 +15,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "merchant-server", targets: ["merchant-server"]),
+        .executable(name: "merchant-bench", targets: ["merchant-bench"]),
         .library(name: "MerchantServer", targets: ["MerchantServer"]),
     ],
     dependencies: [
@@ -44,6 +45,19 @@ let package = Package(
             name: "merchant-server",
             dependencies: ["MerchantServer"]
         ),
+        // The benchmark: capture and refund routes against a route doing only the same database write, over
+        // loopback HTTP (Hummingbird's own test client).
+        .executableTarget(
+            name: "merchant-bench",
+            dependencies: [
+                "MerchantServer",
+                .product(name: "TenderWire", package: "Tender"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "MerchantServerTests",
             dependencies: [
@@ -54,6 +68,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
