@@ -61,6 +61,11 @@ struct RouteOwnershipTests {
                                        RouteBodies.CancelByKey(idempotencyKey: ""), as: Self.storeA)
         #expect(empty.status == 400 && Self.errorCode(empty) == .invalidRequest)
         #expect(harness.square.requests.count == before, "the empty key did not reach Square")
+        // Nor an empty payment id (it would name the vendor's list route, not a payment; schemathesis found a 502).
+        let noPayment = await harness.call("POST", "/v1/refunds/lookup", RouteBodies.RefundLookup(
+            processor: "square", processorPaymentID: "", idempotencyKey: "0", processorRefundID: nil), as: Self.storeA)
+        #expect(noPayment.status == 400 && Self.errorCode(noPayment) == .invalidRequest)
+        #expect(harness.square.requests.count == before, "the empty payment id did not reach Square")
     }
 
     // MARK: 5

@@ -61,10 +61,19 @@ extension TenderRoutes {
     /// Refuses unless the processor's payment belongs to the caller (found by id, which is consistent at both
     /// vendors): before any capture, void or refund.
     func checkPayment(_ processor: String, _ id: String, caller: LedgerScope, phase: PaymentError.Phase) async throws {
+        try Self.checkPaymentID(id, phase: phase)
         switch processor {
         case StripeServerClient.processor: _ = try await ownedStripeIntent(id, caller: caller, phase: phase)
         case SquareServerClient.processor: _ = try await ownedSquarePayment(id, caller: caller, phase: phase)
         default: throw RouteFailure.badRequest("Unknown processor \(processor).", phase: phase)
+        }
+    }
+
+    /// A payment id from the device is never empty (the document's `minLength: 1`): an empty one would name the
+    /// vendor's list route instead of a payment (found by schemathesis against merchant-server: a 502).
+    static func checkPaymentID(_ id: String, phase: PaymentError.Phase) throws(RouteFailure) {
+        guard !id.isEmpty else {
+            throw .badRequest("processorPaymentID is empty: name the processor's payment.", phase: phase)
         }
     }
 

@@ -65,6 +65,7 @@ extension TenderRoutes {
     /// vendors): before any capture, void or refund.
     func ownedPaymentCurrency(_ processor: String, _ id: String, caller: LedgerScope, phase: PaymentError.Phase)
         async throws -> String? {
+        try Self.checkPaymentID(id, phase: phase)
         switch processor {
         case StripeServerClient.processor:
             return try await ownedStripeIntent(id, caller: caller, phase: phase).currency

@@ -11,9 +11,43 @@ struct OptionsTests {
         #expect(options.port == 0 && options.postgres == "postgres://u@127.0.0.1:5/db" && options.production)
         #expect(throws: OptionsError.self) { try Options(arguments: ["--stripe-secret-key", "sk_live_x"]) }
         #expect(throws: OptionsError.self) { try Options(arguments: ["--port", "http"]) }
-        for option in ["--host", "--port", "--database", "--postgres", "--merchant", "--policy", "--production",
-                       "--help"] {
+        for option in ["--host", "--port", "--database", "--postgres", "--merchant", "--policy", "--rate-limit",
+                       "--production", "--help", "SQUARE_REFRESH_TOKEN", "MERCHANT_TOKEN_KEY"] {
             #expect(Options.usage.contains(option))
+        }
+        #expect(try Options(arguments: ["--rate-limit", "250"]).rateLimit == 250)
+        #expect(throws: OptionsError.self) { try Options(arguments: ["--rate-limit", "0"]) }
+        #expect(try Launch.configuration(Options(arguments: ["--rate-limit", "7"]), environment: [:]).0.rateLimit == 7)
+    }
+
+    @Test("the Square token refresh: all three settings or none, a sealing key in production, never the secret in a description")
+    func squareRefreshSettings() throws {
+        var production = Options()
+        production.production = true
+        let base = ["MERCHANT_ADMIN_TOKEN": String(repeating: "a", count: 40), "SQUARE_ACCESS_TOKEN": "EAAA-given",
+                    "SQUARE_MERCHANT_ID": "MLSELLER1"]
+        let refresh = ["SQUARE_APPLICATION_ID": "sq0idp-app", "SQUARE_APPLICATION_SECRET": "sq0csp-secret-value",
+                       "SQUARE_REFRESH_TOKEN": "EQAA-refresh"]
+        let key = Data((0..<32).map { UInt8($0) }).base64EncodedString()
+        #expect(try Launch.configuration(production, environment: base).0.squareOAuth == nil)
+        #expect(throws: OptionsError.self) {   // two of three
+            try Launch.configuration(production, environment: base.merging(
+                refresh.filter { $0.key != "SQUARE_REFRESH_TOKEN" }) { $1 })
+        }
+        #expect(throws: OptionsError.self) {   // no key to seal the refreshed token
+            try Launch.configuration(production, environment: base.merging(refresh) { $1 })
+        }
+        #expect(throws: OptionsError.self) {   // a key that is not 32 bytes
+            try Launch.configuration(production, environment: base.merging(refresh) { $1 }
+                .merging(["MERCHANT_TOKEN_KEY": "c2hvcnQ="]) { $1 })
+        }
+        let launched = try Launch.configuration(production, environment: base.merging(refresh) { $1 }
+            .merging(["MERCHANT_TOKEN_KEY": key, "SQUARE_ACCESS_TOKEN_EXPIRES_AT": "2027-01-01T00:00:00Z"]) { $1 })
+        let oauth = try #require(launched.0.squareOAuth)
+        #expect(oauth.merchantID == "MLSELLER1" && oauth.applicationID == "sq0idp-app")
+        #expect(launched.0.squareInitialToken?.expiresAt == ISO8601DateFormatter().date(from: "2027-01-01T00:00:00Z"))
+        for text in [String(describing: oauth), String(describing: launched.0.squareInitialToken!), launched.banner] {
+            #expect(!text.contains("sq0csp-secret-value") && !text.contains("EQAA-refresh") && !text.contains("EAAA-given"))
         }
     }
 

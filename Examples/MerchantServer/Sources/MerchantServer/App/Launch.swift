@@ -11,6 +11,7 @@ public enum Launch {
         -> (MerchantConfiguration, banner: String, adminTokenShownOnce: String?) {
         let (base, banner, shownOnce) = try vendors(options, environment: environment)
         var configuration = base
+        configuration.rateLimit = options.rateLimit
         if let file = options.policyFile {
             guard let data = FileManager.default.contents(atPath: file),
                   let policy = try? JSONDecoder().decode(RefundPolicy.self, from: data) else {

@@ -10,6 +10,8 @@ public struct Options: Sendable, Equatable {
     public var production = false
     public var merchantID = "acct_test_merchant"
     public var policyFile: String?
+    /// Failed attempts (bad codes, bad tokens) a client address may make a minute before it is answered 429.
+    public var rateLimit = 10
     public var help = false
 
     public static let usage = """
@@ -30,6 +32,8 @@ public struct Options: Sendable, Equatable {
                                 {"roleRefundMaximum": {"cashier": {"USD": 5000}},
                                  "deviceDailyRefundTotal": {"USD": 50000}, "managerRole": "manager"}
                                 (amounts in minor units; a manager's device is above both limits).
+          --rate-limit <n>      Failed attempts (wrong codes, unknown or revoked tokens) a client address may make
+                                per minute before it is answered 429 (default 10; per instance).
           --production          Production: the vendors' real keys from the environment, MERCHANT_ADMIN_TOKEN required.
           -h, --help            Show this help.
 
@@ -74,6 +78,12 @@ public struct Options: Sendable, Equatable {
             case "--postgres": postgres = try value(argument)
             case "--merchant": merchantID = try value(argument)
             case "--policy": policyFile = try value(argument)
+            case "--rate-limit":
+                let text = try value(argument)
+                guard let number = Int(text), number >= 1 else {
+                    throw OptionsError("--rate-limit takes a number of 1 or more, not \(text)")
+                }
+                rateLimit = number
             case "--production": production = true
             case "-h", "--help": help = true
             case let key where key.contains("key") || key.contains("token") || key.contains("secret"):

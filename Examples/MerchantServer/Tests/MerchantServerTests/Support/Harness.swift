@@ -13,6 +13,8 @@ struct Harness {
     let stripe: FakeStripe
     let responder: RouterResponder<MerchantRequestContext>
     let clock: TestClock
+    /// Every request and answer, for the OpenAPI check (`OpenAPIExchangeTests`).
+    let exchanges = ExchangeLog()
 
     init(store: any MerchantStore, stripe: FakeStripe = FakeStripe(), policy: RefundPolicy = .standard,
          rateLimit: Int = 10, clock: TestClock = TestClock(),
@@ -47,6 +49,8 @@ struct Harness {
             to: request, context: MerchantRequestContext(logger: StoreKind.logger, remoteAddress: address))
         let box = Collected()
         try await response.body.write(Collector(box: box))
+        exchanges.record(method: method.rawValue, path: path, requestHeaders: head.headerFields, requestBody: body,
+                         status: response.status.code, responseHeaders: response.headers, responseBody: box.data)
         return Answer(status: response.status.code, body: box.data, headers: response.headers)
     }
 
