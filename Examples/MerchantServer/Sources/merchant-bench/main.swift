@@ -143,7 +143,8 @@ func run() async throws {
     }
     defer { try? FileManager.default.removeItem(at: directory) }
     try await store.migrate()
-    var bench = Bench(options: options, store: store)
+    let counting = CountingStore(store)
+    var bench = Bench(options: options, store: counting)
     try await bench.enrolDevices()
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let app = Application(router: bench.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
@@ -160,6 +161,7 @@ func run() async throws {
     let count = options.requests, connections = options.connections
     var ratios: [String: [Double]] = ["capture": [], "refund": []]
     var rates: [String: [Double]] = ["baseline": [], "capture": [], "refund": []]
+    var calls: [String: Double] = [:]
     print("merchant-bench: \(options.postgres == nil ? "SQLite" : "PostgreSQL"), \(options.rounds) rounds × \(count) "
         + "requests a route, \(connections) connections (one enrolled device each), loopback HTTP/1.1")
     // A warm-up round (not counted) opens the database pages and the code paths.
@@ -184,10 +186,15 @@ func run() async throws {
                     scope: scope, reference: references[number], paymentAttempt: 1, number: 1).rawValue)))
         }.map { (path: $0.path, body: $0.body, device: $0.device) }
         // Baseline first and again last, so drift (a growing database, a busy machine) is split between them.
-        let before = try await load(port: port, devices: bench.devices, requests: baseline.filter { $0.device % 2 == 0 })
+        _ = counting.take()
+        let firstHalf = baseline.filter { $0.device % 2 == 0 }, secondHalf = baseline.filter { $0.device % 2 == 1 }
+        let before = try await load(port: port, devices: bench.devices, requests: firstHalf)
+        calls["baseline"] = Double(counting.take()) / Double(firstHalf.count)
         let capture = try await load(port: port, devices: bench.devices, requests: captures)
+        calls["capture"] = Double(counting.take()) / Double(count)
         let refund = try await load(port: port, devices: bench.devices, requests: refunds)
-        let after = try await load(port: port, devices: bench.devices, requests: baseline.filter { $0.device % 2 == 1 })
+        calls["refund"] = Double(counting.take()) / Double(count)
+        let after = try await load(port: port, devices: bench.devices, requests: secondHalf)
         let base = (before + after) / 2
         guard round > 0 else { continue }
         rates["baseline"]!.append(base)
@@ -203,6 +210,8 @@ func run() async throws {
         "\(String(format: format, median(values))) (\(String(format: format, values.min()!))–\(String(format: format, values.max()!)))"
     }
     print("baseline (one audit row, nothing else): \(spread(rates["baseline"]!)) requests/s, median (min–max)")
+    print("store calls a request (counted, the last round): baseline \(String(format: "%.2f", calls["baseline"] ?? 0)), "
+        + "capture \(String(format: "%.2f", calls["capture"] ?? 0)), refund \(String(format: "%.2f", calls["refund"] ?? 0))")
     for route in ["capture", "refund"] {
         let ratio = median(ratios[route]!)
         print("\(route): \(spread(rates[route]!)) requests/s; ratio to baseline \(spread(ratios[route]!, "%.2f"))"

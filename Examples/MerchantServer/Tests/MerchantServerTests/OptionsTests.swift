@@ -20,6 +20,12 @@ struct OptionsTests {
         #expect(try Launch.configuration(Options(arguments: ["--rate-limit", "7"]), environment: [:]).0.rateLimit == 7)
     }
 
+    @Test("a token's hash is SHA-256 in lowercase hex (a known answer)")
+    func hashKnownAnswer() {
+        #expect(Secrets.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Secrets.hash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+
     @Test("the Square token refresh: all three settings or none, a sealing key in production, never the secret in a description")
     func squareRefreshSettings() throws {
         var production = Options()

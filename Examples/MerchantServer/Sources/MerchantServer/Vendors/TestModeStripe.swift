@@ -8,13 +8,49 @@ import TenderServer
 /// refuses what Stripe refuses here (capturing an intent not awaiting capture, refunding more than was received, an
 /// unknown intent). Not a Stripe simulator for devices: intents are added with ``addIntent(location:amount:status:)``.
 public final class TestModeStripe: HTTPTransport, @unchecked Sendable {
+    /// A PaymentIntent as Stripe's API returns it (the fields TenderServer reads).
+    private struct Intent: Encodable {
+        var id: String
+        var object = "payment_intent"
+        var amount: Int64
+        var amount_capturable: Int64
+        var amount_received: Int64
+        var capture_method = "manual"
+        var created: Int
+        var currency = "usd"
+        var livemode = false
+        var metadata: [String: String]
+        var status: String
+        var payment_method_types = ["card_present"]
+    }
+
+    /// A Refund as Stripe's API returns it.
+    private struct Refund: Encodable {
+        var id: String
+        var object = "refund"
+        var amount: Int64
+        var created: Int
+        var currency = "usd"
+        var metadata: [String: String]
+        var payment_intent: String
+        var status = "succeeded"
+    }
+
+    private struct List: Encodable {
+        var object = "list"
+        var data: [Refund]
+        var has_more = false
+    }
+
     private let lock = NSLock()
-    private var intents: [String: [String: Any]] = [:]
+    private var intents: [String: Intent] = [:]
     private var replies: [String: TenderHTTPResponse] = [:]
-    private(set) var refundedMinor: [String: Int64] = [:]
-    private(set) var captures = 0
-    private var refunds: [[String: Any]] = []
+    private var refundedMinor: [String: Int64] = [:]
+    private var captures = 0
+    /// Refunds by payment intent (Stripe lists them per intent).
+    private var refunds: [String: [Refund]] = [:]
     private var counter = 0
+    private let encoder = JSONEncoder()
 
     public init() {}
 
@@ -29,12 +65,11 @@ public final class TestModeStripe: HTTPTransport, @unchecked Sendable {
         lock.withLock {
             counter += 1
             let id = "pi_merchant\(counter)"
-            intents[id] = ["id": id, "object": "payment_intent", "amount": amount,
-                           "amount_capturable": status == "requires_capture" ? amount : 0,
-                           "amount_received": status == "succeeded" ? amount : 0, "capture_method": "manual",
-                           "created": 1_700_000_000 + counter, "currency": "usd", "livemode": false,
-                           "metadata": ["tender_location": location, "tender_reference": "order-\(counter)"],
-                           "status": status, "payment_method_types": ["card_present"]]
+            intents[id] = Intent(id: id, amount: amount,
+                                 amount_capturable: status == "requires_capture" ? amount : 0,
+                                 amount_received: status == "succeeded" ? amount : 0, created: 1_700_000_000 + counter,
+                                 metadata: ["tender_location": location, "tender_reference": "order-\(counter)"],
+                                 status: status)
             return id
         }
     }
@@ -67,47 +102,45 @@ public final class TestModeStripe: HTTPTransport, @unchecked Sendable {
             return ok(intent)
         case ("POST", let path) where path.count == 4 && path[1] == "payment_intents" && path[3] == "capture":
             guard var intent = intents[path[2]] else { return missing(path[2]) }
-            guard intent["status"] as? String == "requires_capture" else {
-                return TenderHTTPResponse(status: 400, body: Data(#"{"error":{"type":"invalid_request_error","code":"payment_intent_unexpected_state","message":"This PaymentIntent could not be captured because it has a status of \#(intent["status"] ?? "")."}}"#.utf8))
+            guard intent.status == "requires_capture" else {
+                return failure(#"{"error":{"type":"invalid_request_error","code":"payment_intent_unexpected_state","message":"This PaymentIntent could not be captured because it has a status of \#(intent.status)."}}"#)
             }
             captures += 1
-            let amount = Int64(form["amount_to_capture"] ?? "") ?? intent["amount"] as? Int64 ?? 0
-            intent["status"] = "succeeded"
-            intent["amount_received"] = amount
-            intent["amount_capturable"] = 0
+            intent.status = "succeeded"
+            intent.amount_received = Int64(form["amount_to_capture"] ?? "") ?? intent.amount
+            intent.amount_capturable = 0
             intents[path[2]] = intent
             return ok(intent)
         case ("GET", ["v1", "refunds"]):
             let wanted = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?
                 .first { $0.name == "payment_intent" }?.value
-            return ok(["object": "list", "data": refunds.filter { $0["payment_intent"] as? String == wanted },
-                       "has_more": false])
+            return ok(List(data: refunds[wanted ?? ""] ?? []))
         case ("POST", ["v1", "refunds"]):
             let id = form["payment_intent"] ?? ""
             guard let intent = intents[id] else { return missing(id) }
             let amount = Int64(form["amount"] ?? "") ?? 0
-            let received = intent["amount_received"] as? Int64 ?? 0
-            guard amount > 0, amount + (refundedMinor[id] ?? 0) <= received else {
-                return TenderHTTPResponse(status: 400, body: Data(#"{"error":{"type":"invalid_request_error","message":"Refund amount is greater than unrefunded amount on charge."}}"#.utf8))
+            guard amount > 0, amount + (refundedMinor[id] ?? 0) <= intent.amount_received else {
+                return failure(#"{"error":{"type":"invalid_request_error","message":"Refund amount is greater than unrefunded amount on charge."}}"#)
             }
             refundedMinor[id, default: 0] += amount
             counter += 1
             let metadata = Dictionary(form.filter { $0.key.hasPrefix("metadata[") }
                 .map { (String($0.key.dropFirst(9).dropLast()), $0.value) }, uniquingKeysWith: { _, last in last })
-            let refund: [String: Any] = ["id": "re_merchant\(counter)", "object": "refund", "amount": amount,
-                                         "created": 1_700_000_000 + counter, "currency": "usd",
-                                         "metadata": metadata, "payment_intent": id, "status": "succeeded"]
-            refunds.append(refund)
+            let refund = Refund(id: "re_merchant\(counter)", amount: amount, created: 1_700_000_000 + counter,
+                                metadata: metadata, payment_intent: id)
+            refunds[id, default: []].append(refund)
             return ok(refund)
         default:
             return TenderHTTPResponse(status: 404, body: Data(#"{"error":{"type":"invalid_request_error","message":"Unrecognized request URL."}}"#.utf8))
         }
     }
 
-    private func ok(_ object: [String: Any]) -> TenderHTTPResponse {
+    private func ok<T: Encodable>(_ object: T) -> TenderHTTPResponse {
         TenderHTTPResponse(status: 200, headers: ["Request-Id": "req_merchant"],
-                           body: try! JSONSerialization.data(withJSONObject: object))
+                           body: (try? encoder.encode(object)) ?? Data("{}".utf8))
     }
+
+    private func failure(_ body: String) -> TenderHTTPResponse { TenderHTTPResponse(status: 400, body: Data(body.utf8)) }
 
     private func missing(_ id: String) -> TenderHTTPResponse {
         TenderHTTPResponse(status: 404, body: Data(#"{"error":{"type":"invalid_request_error","code":"resource_missing","message":"No such payment_intent: '\#(id)'"}}"#.utf8))
