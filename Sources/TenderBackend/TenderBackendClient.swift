@@ -106,6 +106,7 @@ public struct TenderBackendClient: PaymentCaptureService, PaymentRefundService, 
         if let body {
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
+            encoder.dateEncodingStrategy = .iso8601   // a fleet report's times, as its server reads them
             request.httpBody = try? encoder.encode(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
