@@ -62,6 +62,9 @@ let package = Package(
             name: "MerchantServerTests",
             dependencies: [
                 "MerchantServer",
+                // The devices of the fleet tests: a terminal over the in-memory processor reporting through the client.
+                .product(name: "Tender", package: "Tender"),
+                .product(name: "TenderTesting", package: "Tender"),
                 .product(name: "TenderBackend", package: "Tender"),
                 .product(name: "TenderServer", package: "Tender"),
                 .product(name: "TenderWire", package: "Tender"),

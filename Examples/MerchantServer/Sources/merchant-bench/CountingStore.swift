@@ -55,4 +55,20 @@ final class CountingStore: MerchantStore, @unchecked Sendable {
         counted()
         return try await base.storeSquareToken(token)
     }
+    func storeFleetReport(_ report: StoredFleetReport, changed: Bool) async throws {
+        counted()
+        try await base.storeFleetReport(report, changed: changed)
+    }
+    func fleetReport(deviceID: String) async throws -> StoredFleetReport? {
+        counted()
+        return try await base.fleetReport(deviceID: deviceID)
+    }
+    func fleetReports(locationID: String?) async throws -> [StoredFleetReport] {
+        counted()
+        return try await base.fleetReports(locationID: locationID)
+    }
+    func fleetReportChanges(deviceID: String) async throws -> [StoredFleetReport] {
+        counted()
+        return try await base.fleetReportChanges(deviceID: deviceID)
+    }
 }

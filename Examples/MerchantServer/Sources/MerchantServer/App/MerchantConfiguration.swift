@@ -31,6 +31,8 @@ public struct MerchantConfiguration: Sendable {
     /// Failures (bad code, bad token) a client address may make per `rateLimitWindow` seconds.
     public var rateLimit: Int
     public var rateLimitWindow: TimeInterval
+    /// A device whose last fleet report is older than this is silent on the fleet page (its payments at risk).
+    public var fleetSilentAfter: TimeInterval = 900
 
     public init(host: String = "127.0.0.1", port: Int = 8080, testMode: Bool, adminTokenHash: String,
                 merchantID: String, stripe: StripeServerClient? = nil, stripeAccountID: String? = nil,

@@ -120,6 +120,34 @@ public protocol MerchantStore: Sendable {
     /// Stores `token` unless the stored one expires later (another instance refreshed after this one); returns
     /// what the store holds afterwards.
     func storeSquareToken(_ token: SealedSquareToken) async throws -> SealedSquareToken
+
+    /// Keeps `report` (its JSON) as the device's latest, and adds it to the device's changes when `changed`.
+    func storeFleetReport(_ report: StoredFleetReport, changed: Bool) async throws
+    /// A device's latest report.
+    func fleetReport(deviceID: String) async throws -> StoredFleetReport?
+    /// The latest report of each device (of `locationID`, or every location).
+    func fleetReports(locationID: String?) async throws -> [StoredFleetReport]
+    /// A device's reports that changed something, oldest first.
+    func fleetReportChanges(deviceID: String) async throws -> [StoredFleetReport]
+}
+
+/// A device's fleet report as the server keeps it: who sent it, when it arrived, and the report's JSON.
+public struct StoredFleetReport: Sendable, Equatable {
+    /// The enrolled device that sent it (the server's id, not the app's).
+    public var deviceID: String
+    public var merchantID: String
+    public var locationID: String
+    public var receivedAt: Date
+    /// The report as JSON (ISO 8601 times).
+    public var json: String
+
+    public init(deviceID: String, merchantID: String, locationID: String, receivedAt: Date, json: String) {
+        self.deviceID = deviceID
+        self.merchantID = merchantID
+        self.locationID = locationID
+        self.receivedAt = receivedAt
+        self.json = json
+    }
 }
 
 /// Milliseconds since 1970, the stores' time column (portable between SQLite and PostgreSQL).

@@ -65,6 +65,27 @@ struct Migration: Sendable {
               expires_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)
             """,
         ]),
+        Migration(version: 4, name: "fleet reports: the latest per device, and each change", sqlite: [
+            """
+            CREATE TABLE fleet_reports (device_id TEXT PRIMARY KEY, merchant_id TEXT NOT NULL,
+              location_id TEXT NOT NULL, received_at INTEGER NOT NULL, report TEXT NOT NULL)
+            """,
+            """
+            CREATE TABLE fleet_report_changes (id INTEGER PRIMARY KEY AUTOINCREMENT, device_id TEXT NOT NULL,
+              received_at INTEGER NOT NULL, report TEXT NOT NULL)
+            """,
+            "CREATE INDEX fleet_report_changes_device ON fleet_report_changes (device_id, received_at)",
+        ], postgres: [
+            """
+            CREATE TABLE fleet_reports (device_id TEXT PRIMARY KEY, merchant_id TEXT NOT NULL,
+              location_id TEXT NOT NULL, received_at BIGINT NOT NULL, report TEXT NOT NULL)
+            """,
+            """
+            CREATE TABLE fleet_report_changes (id BIGSERIAL PRIMARY KEY, device_id TEXT NOT NULL,
+              received_at BIGINT NOT NULL, report TEXT NOT NULL)
+            """,
+            "CREATE INDEX fleet_report_changes_device ON fleet_report_changes (device_id, received_at)",
+        ]),
     ]
 
     /// The bookkeeping table (both dialects).

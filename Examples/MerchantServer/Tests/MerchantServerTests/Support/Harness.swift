@@ -54,6 +54,19 @@ struct Harness {
         return Answer(status: response.status.code, body: box.data, headers: response.headers)
     }
 
+    /// A request with `authorization` as its `Authorization` header, as a browser sends it (Basic).
+    func callWithHeader(_ method: HTTPRequest.Method, _ path: String, authorization: String) async throws -> Answer {
+        var head = HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1", path: path)
+        head.headerFields[.authorization] = authorization
+        let response = try await responder.respond(
+            to: Request(head: head, body: .init(buffer: ByteBuffer())),
+            context: MerchantRequestContext(logger: StoreKind.logger,
+                                            remoteAddress: try SocketAddress(ipAddress: "10.0.0.1", port: 4000)))
+        let box = Collected()
+        try await response.body.write(Collector(box: box))
+        return Answer(status: response.status.code, body: box.data, headers: response.headers)
+    }
+
     func call<T: Encodable>(_ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: T,
                             client: String = "10.0.0.1") async throws -> Answer {
         let encoder = JSONEncoder()
@@ -112,4 +125,13 @@ struct Collector: ResponseBodyWriter {
     let box: Collected
     mutating func write(_ buffer: ByteBuffer) async throws { box.data.append(contentsOf: buffer.readableBytesView) }
     consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}
+
+/// Waits (up to 10 s of wall time) until `condition` holds.
+func eventually(_ condition: () async -> Bool) async -> Bool {
+    for _ in 0..<200 {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    return await condition()
 }
