@@ -32,6 +32,7 @@ enum ServerMode {
                 + "(its token is kept, never printed)")
             let device = TenderBackendClient(baseURL: server) { ["Authorization": "Bearer \(enrolment.token)"] }
             let scope = LedgerScope(merchantID: enrolment.merchantID, locationID: enrolment.locationID)
+            try await reportFleet(through: device, scope: scope, server: server, out: out, into: &result)
             try await pay(through: device, scope: scope, seed: seed, out: out, environment: environment,
                           into: &result)
             if let admin {
@@ -78,6 +79,45 @@ enum ServerMode {
                                     reference: "demo-\(tag)-square", out: out, via: "merchant-server", scope: scope)
             await run.perform(amount: amount, into: &result)
         }
+    }
+
+    /// A till that took three payments offline (one the issuer declines when it is forwarded) reports what it
+    /// holds, as `FleetReporter` would: the server's fleet page (`/fleet`) shows it.
+    private static func reportFleet(through device: TenderBackendClient, scope: LedgerScope, server: URL,
+                                    out: Output, into result: inout ServerHalfResult) async throws {
+        let processor = InMemoryPaymentProcessor()
+        let ledgerURL = FileManager.default.temporaryDirectory.appendingPathComponent("demo-fleet-\(UUID()).sqlite")
+        defer { try? FileManager.default.removeItem(at: ledgerURL) }
+        let ledger = try await SQLitePaymentLedger.open(url: ledgerURL)
+        let terminal = PaymentTerminal(processor: processor, ledger: ledger, scope: scope,
+                                       limits: .single(perPayment: Money(minorUnits: 10_000, currency: .usd),
+                                                       storedTotal: Money(minorUnits: 100_000, currency: .usd)))
+        processor.setNetwork(.offline)
+        processor.present(.approve, .declineWhenForwarded, .approve)
+        for (reference, minor) in [("fleet-1", 2_450), ("fleet-2", 3_900), ("fleet-3", 1_275)] {
+            _ = try await terminal.takePayment(PaymentRequest(amount: Money(minorUnits: Int64(minor), currency: .usd),
+                                                              reference: reference, offlinePolicy: .forceOffline))
+        }
+        let run = Task { await terminal.run() }
+        processor.setNetwork(.online)
+        processor.forwardStoredPayments()
+        for _ in 0..<200 where (try? await terminal.session(reference: "fleet-2"))?.state != .declinedAfterForwarding {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        run.cancel()
+        processor.setNetwork(.offline)
+        _ = try await terminal.takePayment(PaymentRequest(amount: Money(minorUnits: 4_200, currency: .usd),
+                                                          reference: "fleet-4", offlinePolicy: .forceOffline))
+        let report = await terminal.fleetReport(deviceID: "tender-demo", appVersion: "demo")
+        await ledger.close()
+        try await device.send(report)
+        let totals = report.totals.first
+        guard totals?.storedOffline.count == 1, totals?.declinedAfterForwarding.count == 1 else {
+            result.mismatches.append("the fleet report does not hold one stored and one declined payment")
+            return out.bad("the fleet report is not what the till holds")
+        }
+        out.good("fleet report sent: 1 payment stored offline (42.00 USD), 1 declined after forwarding (39.00 USD) — "
+            + "the administrator sees it at \(server.appendingPathComponent("fleet").absoluteString)")
     }
 
     private static func revoke(_ deviceID: String, server: URL, admin: String, device: TenderBackendClient,
