@@ -71,4 +71,20 @@ final class CountingStore: MerchantStore, @unchecked Sendable {
         counted()
         return try await base.fleetReportChanges(deviceID: deviceID)
     }
+    func recordVendorEvent(_ event: VendorEvent, receivedAt: Date) async throws -> VendorEventOutcome {
+        counted()
+        return try await base.recordVendorEvent(event, receivedAt: receivedAt)
+    }
+    func vendorEvents(vendor: String) async throws -> [VendorEvent] {
+        counted()
+        return try await base.vendorEvents(vendor: vendor)
+    }
+    func vendorPayments(location: String?) async throws -> [VendorPaymentState] {
+        counted()
+        return try await base.vendorPayments(location: location)
+    }
+    func lastVendorEvent() async throws -> [String: Date] {
+        counted()
+        return try await base.lastVendorEvent()
+    }
 }

@@ -37,14 +37,15 @@ private struct ReportingDevice {
     }
 }
 
-@Suite("The fleet: devices report money not yet safe; the page shows it to the administrator")
+@Suite("The fleet: devices report money not yet safe; the page shows it to the administrator",
+       .timeLimit(.minutes(2)))
 struct FleetTests {
     @Test("reports through the real client, stored once per change; the page and its JSON twin show totals, a silent device and a follow-up", arguments: StoreKind.available)
     func fleet(kind: StoreKind) async throws {
         let harness = Harness(store: try await kind.makeStore(), clock: TestClock(start: Date()))
-        let till = try await harness.enrol(location: "shop-1", role: "cashier")
-        let back = try await harness.enrol(location: "shop-1", role: "manager")
-        let quiet = try await harness.enrol(location: "shop-2", role: "cashier")
+        let till = try await harness.enrol(location: "shop-1", role: "cashier", name: "front till")
+        let back = try await harness.enrol(location: "shop-1", role: "manager", name: "back office")
+        let quiet = try await harness.enrol(location: "shop-2", role: "cashier", name: "pop-up stand")
         try await ClientTests.withLiveServer(harness) { url in
             let devices = [try await ReportingDevice(url: url, token: till.token, location: "shop-1", name: "till"),
                            try await ReportingDevice(url: url, token: back.token, location: "shop-1",
@@ -71,8 +72,10 @@ struct FleetTests {
             // Reporting again without a change adds no change row.
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await harness.server.store.fleetReportChanges(deviceID: till.id).count == 1)
-            reporters[2].cancel()   // the pop-up goes quiet (its last send, if one is on its way, lands first)
+            reporters[2].cancel()   // the pop-up goes quiet
             await reporters[2].value
+            // A send cancelled on the device may still be written by the server: let it land before the clock moves.
+            try await Task.sleep(for: .milliseconds(500))
 
             harness.clock.advance(16 * 60)   // past the 15 minutes of silence: the others report again meanwhile
             let advanced = harness.clock.now
@@ -98,10 +101,18 @@ struct FleetTests {
             #expect(html.contains("order-&lt;1&gt;") && !html.contains("order-<1>"))
             #expect(html.contains("order-9") && html.contains("money lost — follow up"))
             #expect(html.contains("52.50 USD"))
+            // What a person sees, in a real browser (headless Chromium, JavaScript off), with a screenshot.
+            try await Browser.expectPage(url, path: "/fleet", adminToken: Harness.adminToken, screenshot: "fleet-\(kind)",
+                                   showing: ["TEST MODE", "Money at risk", "shop-1 — not yet safe: 52.50 USD",
+                                             "order-5", "on a silent device", "pop-up stand",
+                                             "order-9", "money lost — follow up", "order-<1>"])
             // Never a device token; without a token the browser is asked for one.
-            #expect(try await harness.call(.get, "/fleet", token: till.token).status == 401)
-            let anonymous = try await harness.call(.get, "/fleet")
+            let x = harness.exchanges
+            #expect(try await x.invalid { try await harness.call(.get, "/fleet", token: till.token) }.status == 401)
+            let anonymous = try await x.invalid { try await harness.call(.get, "/fleet") }
             #expect(anonymous.status == 401 && anonymous.headers[.wwwAuthenticate]?.hasPrefix("Basic") == true)
+            #expect(try await harness.call(.get, "/fleet", token: Harness.adminToken).status == 200)
+            try harness.exchanges.expectValid()
         }
     }
 

@@ -6,7 +6,8 @@ import TenderWire
 
 /// Two `merchant-server` processes on one PostgreSQL database, with the Square peer as the vendor: devices enrolled
 /// on either, driven against both at once.
-@Suite("Two merchant-server processes behind one PostgreSQL", .enabled(if: TwoInstances.runs))
+@Suite("Two merchant-server processes behind one PostgreSQL", .enabled(if: TwoInstances.runs),
+       .timeLimit(.minutes(2)))
 struct TwoInstancesTests {
     @Test("every audit row once, a retry on the other instance is the same row, a revocation on one is seen by both, the token refreshed by one is used by the other")
     func twoInstances() async throws {

@@ -68,9 +68,18 @@ enum MerchantJSON {
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }
+    /// ISO 8601 times, with or without fractional seconds.
     static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            let formatter = ISO8601DateFormatter()
+            if let date = formatter.date(from: text) { return date }
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            if let date = formatter.date(from: text) { return date }
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "not an ISO 8601 time: \(text)"))
+        }
         return decoder
     }
 }

@@ -12,6 +12,7 @@ public enum Launch {
         let (base, banner, shownOnce) = try vendors(options, environment: environment)
         var configuration = base
         configuration.rateLimit = options.rateLimit
+        configuration.webhooks = try webhookSettings(environment: environment)
         if let file = options.policyFile {
             guard let data = FileManager.default.contents(atPath: file),
                   let policy = try? JSONDecoder().decode(RefundPolicy.self, from: data) else {

@@ -86,6 +86,6 @@ extension MerchantApp {
 
     /// What the vendors said (their webhooks): per payment, and the last event per vendor.
     func vendorSummaries() async throws -> (payments: [VendorPaymentSummary], lastEvent: [String: Date]) {
-        ([], [:])
+        (try await store.vendorPayments(location: nil).map(\.summary), try await store.lastVendorEvent())
     }
 }

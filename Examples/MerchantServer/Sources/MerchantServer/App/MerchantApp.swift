@@ -38,6 +38,7 @@ public struct MerchantRequestContext: RequestContext, RemoteAddressRequestContex
 /// | `POST /v1/devices/enrol` | a device with a code | the device token (shown once) |
 /// | `POST /v1/fleet/reports` | an enrolled device | its fleet report (money not yet safe on it) |
 /// | `GET /fleet`, `GET /v1/fleet` | administrator | the fleet page (HTML, Basic or bearer) and its JSON twin |
+/// | `POST /webhooks/stripe`, `POST /webhooks/square` | the vendor (its signature) | the vendors' events |
 /// | every other `/v1/…` | an enrolled device | Tender's routes |
 public struct MerchantApp: Sendable {
     public let configuration: MerchantConfiguration
@@ -88,6 +89,7 @@ public struct MerchantApp: Sendable {
         addAdminRoutes(to: router)
         router.post("/v1/devices/enrol") { request, context in await enrol(request, context: context) }
         addFleetRoutes(to: router)
+        addWebhookRoutes(to: router)
         for method in [HTTPRequest.Method.get, .post] {
             router.on("/v1/**", method: method) { request, context in await tender(request, context: context) }
         }

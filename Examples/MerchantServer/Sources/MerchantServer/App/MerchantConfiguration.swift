@@ -33,6 +33,8 @@ public struct MerchantConfiguration: Sendable {
     public var rateLimitWindow: TimeInterval
     /// A device whose last fleet report is older than this is silent on the fleet page (its payments at risk).
     public var fleetSilentAfter: TimeInterval = 900
+    /// The vendors' webhooks: their signing secrets, Square's notification URL, Stripe's tolerance (none: off).
+    public var webhooks = WebhookSettings()
 
     public init(host: String = "127.0.0.1", port: Int = 8080, testMode: Bool, adminTokenHash: String,
                 merchantID: String, stripe: StripeServerClient? = nil, stripeAccountID: String? = nil,

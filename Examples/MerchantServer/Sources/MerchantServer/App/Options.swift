@@ -50,6 +50,12 @@ public struct Options: Sendable, Equatable {
                                       one expires (unknown: refreshed at first use).
           MERCHANT_TOKEN_KEY          32 bytes in base64 (openssl rand -base64 32): seals the refreshed token in the
                                       store (AES-GCM); required in production with refresh.
+          STRIPE_WEBHOOK_SECRET       The signing secret (whsec_…) of the Stripe endpoint POST /webhooks/stripe
+                                      (several, comma-separated, while one is rolled); unset: that route answers 501.
+                                      STRIPE_WEBHOOK_TOLERANCE: seconds its timestamp may be off (default 300).
+          SQUARE_WEBHOOK_SIGNATURE_KEY, SQUARE_WEBHOOK_URL
+                                      The Square subscription's signature key and its notification URL exactly as
+                                      registered (https://…/webhooks/square: Square signs it); both or neither.
           TENDER_LOCALSTRIPE_URL, TENDER_SQUARE_PEER_URL, TENDER_SQUARE_PEER_TOKEN
                                       Test mode: the loopback peers (Scripts/peers/peers.sh start; . .build/peers/env);
                                       with TENDER_SQUARE_PEER_CLIENT_ID, …_CLIENT_SECRET, …_REFRESH_TOKEN the token is

@@ -129,6 +129,21 @@ public protocol MerchantStore: Sendable {
     func fleetReports(locationID: String?) async throws -> [StoredFleetReport]
     /// A device's reports that changed something, oldest first.
     func fleetReportChanges(deviceID: String) async throws -> [StoredFleetReport]
+
+    /// Keeps a vendor's webhook event once per (vendor, event id) and applies it to its payment's state, in one
+    /// transaction: a second delivery changes nothing (``VendorEventOutcome/duplicate``); a state older than the
+    /// stored one (by the object's own time; a tie goes to the later stage, ``VendorEvent/rank(type:status:)``) is
+    /// kept as an event but does not overwrite it; a refund updates the payment's refunded amount.
+    func recordVendorEvent(_ event: VendorEvent, receivedAt: Date) async throws -> VendorEventOutcome
+    /// The events received from `vendor`, in the order they arrived.
+    func vendorEvents(vendor: String) async throws -> [VendorEvent]
+    /// The vendors' latest word on each payment they sent events about (at `location`, or all when nil; a payment
+    /// of unknown location is listed only with nil), ordered by vendor and payment id. The fleet page reconciles
+    /// the devices' reports with it (``VendorPaymentState/summary``).
+    func vendorPayments(location: String?) async throws -> [VendorPaymentState]
+    /// When the last event (any type, duplicates aside) arrived from each vendor, by vendor (`stripe`, `square`;
+    /// absent: none yet): the fleet page's "webhook feed" line.
+    func lastVendorEvent() async throws -> [String: Date]
 }
 
 /// A device's fleet report as the server keeps it: who sent it, when it arrived, and the report's JSON.

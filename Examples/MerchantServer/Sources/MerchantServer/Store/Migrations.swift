@@ -86,6 +86,52 @@ struct Migration: Sendable {
             """,
             "CREATE INDEX fleet_report_changes_device ON fleet_report_changes (device_id, received_at)",
         ]),
+        Migration(version: 5, name: "the vendors' webhook events; their latest word per payment and refund",
+                  sqlite: [
+            """
+            CREATE TABLE vendor_events (id INTEGER PRIMARY KEY AUTOINCREMENT, vendor TEXT NOT NULL,
+              event_id TEXT NOT NULL, type TEXT NOT NULL, kind TEXT NOT NULL, object_id TEXT, payment_id TEXT,
+              reference TEXT, location_id TEXT, status TEXT, amount_minor INTEGER, currency TEXT,
+              refunded_minor INTEGER, object_time INTEGER, received_at INTEGER NOT NULL, UNIQUE (vendor, event_id))
+            """,
+            "CREATE INDEX vendor_events_received ON vendor_events (vendor, received_at)",
+            """
+            CREATE TABLE vendor_payments (vendor TEXT NOT NULL, payment_id TEXT NOT NULL, reference TEXT,
+              location_id TEXT, status TEXT, status_event TEXT, status_rank INTEGER NOT NULL, amount_minor INTEGER,
+              currency TEXT, refunded_minor INTEGER NOT NULL, stated_refunded_minor INTEGER NOT NULL,
+              stated_refunded_time INTEGER NOT NULL, object_time INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+              PRIMARY KEY (vendor, payment_id))
+            """,
+            "CREATE INDEX vendor_payments_location ON vendor_payments (location_id)",
+            """
+            CREATE TABLE vendor_refunds (vendor TEXT NOT NULL, refund_id TEXT NOT NULL, payment_id TEXT NOT NULL,
+              status TEXT, counts INTEGER NOT NULL, amount_minor INTEGER, currency TEXT, status_rank INTEGER NOT NULL,
+              object_time INTEGER NOT NULL, PRIMARY KEY (vendor, refund_id))
+            """,
+            "CREATE INDEX vendor_refunds_payment ON vendor_refunds (vendor, payment_id)",
+        ], postgres: [
+            """
+            CREATE TABLE vendor_events (id BIGSERIAL PRIMARY KEY, vendor TEXT NOT NULL,
+              event_id TEXT NOT NULL, type TEXT NOT NULL, kind TEXT NOT NULL, object_id TEXT, payment_id TEXT,
+              reference TEXT, location_id TEXT, status TEXT, amount_minor BIGINT, currency TEXT, refunded_minor BIGINT,
+              object_time BIGINT, received_at BIGINT NOT NULL, UNIQUE (vendor, event_id))
+            """,
+            "CREATE INDEX vendor_events_received ON vendor_events (vendor, received_at)",
+            """
+            CREATE TABLE vendor_payments (vendor TEXT NOT NULL, payment_id TEXT NOT NULL, reference TEXT,
+              location_id TEXT, status TEXT, status_event TEXT, status_rank INTEGER NOT NULL, amount_minor BIGINT,
+              currency TEXT, refunded_minor BIGINT NOT NULL, stated_refunded_minor BIGINT NOT NULL,
+              stated_refunded_time BIGINT NOT NULL, object_time BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+              PRIMARY KEY (vendor, payment_id))
+            """,
+            "CREATE INDEX vendor_payments_location ON vendor_payments (location_id)",
+            """
+            CREATE TABLE vendor_refunds (vendor TEXT NOT NULL, refund_id TEXT NOT NULL, payment_id TEXT NOT NULL,
+              status TEXT, counts INTEGER NOT NULL, amount_minor BIGINT, currency TEXT, status_rank INTEGER NOT NULL,
+              object_time BIGINT NOT NULL, PRIMARY KEY (vendor, refund_id))
+            """,
+            "CREATE INDEX vendor_refunds_payment ON vendor_refunds (vendor, payment_id)",
+        ]),
     ]
 
     /// The bookkeeping table (both dialects).

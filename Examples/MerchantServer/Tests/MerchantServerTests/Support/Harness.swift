@@ -85,9 +85,9 @@ struct Harness {
     }
 
     /// An enrolled device: its id and token.
-    func enrol(location: String, role: String) async throws -> (id: String, token: String) {
+    func enrol(location: String, role: String, name: String = "till") async throws -> (id: String, token: String) {
         let answer = try await call(.post, "/v1/devices/enrol",
-                                    json: ["code": try await code(location: location, role: role), "name": "till"])
+                                    json: ["code": try await code(location: location, role: role), "name": name])
         guard answer.status == 201, let id = answer.json["deviceID"] as? String,
               let token = answer.json["token"] as? String else {
             throw StoreError("not enrolled: \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
