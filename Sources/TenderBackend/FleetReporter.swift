@@ -15,7 +15,7 @@ extension TenderBackendClient {
 /// made from the ledger, supersedes it.
 ///
 /// ```swift
-/// let reporter = FleetReporter(source: terminal, client: backend, deviceID: installID, appVersion: "2.3")
+/// let reporter = FleetReporter(source: terminal, client: myServer, deviceID: "till-3", appVersion: "2.3")
 /// Task { await reporter.run() }
 /// ```
 public actor FleetReporter {
