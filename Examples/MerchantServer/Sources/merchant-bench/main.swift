@@ -4,6 +4,8 @@
 //
 //   swift run -c release --package-path Examples/MerchantServer merchant-bench [--requests N] [--rounds R]
 //       [--connections C] [--postgres URL]
+//   … merchant-bench --fleet-load --postgres URL [--devices 1000] [--seconds 60] [--every 10] [--connections 32]
+//       (the fleet's load test: FleetLoad.swift)
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -17,6 +19,10 @@ struct BenchOptions {
     var rounds = 5
     var connections = 8
     var postgres: String?
+    var fleetLoad = false
+    var devices = 1_000
+    var seconds = 60
+    var every = 10
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -31,6 +37,10 @@ struct BenchOptions {
             case "--requests": requests = try number(argument)
             case "--rounds": rounds = try number(argument)
             case "--connections": connections = try number(argument)
+            case "--fleet-load": fleetLoad = true
+            case "--devices": devices = try number(argument)
+            case "--seconds": seconds = try number(argument)
+            case "--every": every = try number(argument)
             case "--postgres":
                 guard let url = rest.popFirst() else { throw BenchError("--postgres takes a URL") }
                 postgres = url
@@ -133,6 +143,11 @@ func median(_ values: [Double]) -> Double {
 
 func run() async throws {
     let options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
+    if options.fleetLoad {
+        var load = options
+        if !CommandLine.arguments.contains("--connections") { load.connections = 32 }
+        return try await FleetLoad.run(load, devices: options.devices, seconds: options.seconds, every: options.every)
+    }
     let store: any MerchantStore
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("merchant-bench-\(UUID().uuidString)")
     if let url = options.postgres {
