@@ -26,12 +26,7 @@ extension PostgresMerchantStore {
             SELECT device_id, merchant_id, location_id, received_at, report FROM fleet_reports
             WHERE device_id = \(deviceID)
             """, logger: logger)
-        for try await (device, merchant, location, received, json) in rows.decode((String, String, String, Int64,
-                                                                                  String).self) {
-            return StoredFleetReport(deviceID: device, merchantID: merchant, locationID: location,
-                                     receivedAt: Date(storeMillis: received), json: json)
-        }
-        return nil
+        return try await Self.reports(rows).first
     }
 
     public func fleetReports(locationID: String?) async throws -> [StoredFleetReport] {
@@ -39,13 +34,7 @@ extension PostgresMerchantStore {
             SELECT device_id, merchant_id, location_id, received_at, report FROM fleet_reports
             WHERE \(locationID)::TEXT IS NULL OR location_id = \(locationID) ORDER BY location_id, device_id
             """, logger: logger)
-        var reports: [StoredFleetReport] = []
-        for try await (device, merchant, location, received, json) in rows.decode((String, String, String, Int64,
-                                                                                  String).self) {
-            reports.append(StoredFleetReport(deviceID: device, merchantID: merchant, locationID: location,
-                                             receivedAt: Date(storeMillis: received), json: json))
-        }
-        return reports
+        return try await Self.reports(rows)
     }
 
     public func fleetReportChanges(deviceID: String) async throws -> [StoredFleetReport] {
@@ -54,6 +43,11 @@ extension PostgresMerchantStore {
             FROM fleet_report_changes c LEFT JOIN fleet_reports r ON r.device_id = c.device_id
             WHERE c.device_id = \(deviceID) ORDER BY c.id
             """, logger: logger)
+        return try await Self.reports(rows)
+    }
+
+    /// The rows (device, merchant, location, received, report) as stored reports.
+    static func reports(_ rows: PostgresRowSequence) async throws -> [StoredFleetReport] {
         var reports: [StoredFleetReport] = []
         for try await (device, merchant, location, received, json) in rows.decode((String, String, String, Int64,
                                                                                   String).self) {
