@@ -110,12 +110,12 @@ enum FleetPage {
         return Money(minorUnits: minor, currency: currency).description
     }
 
+    /// `2026-12-02 13:59:23` (UTC).
     static func time(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        date.formatted(Self.timeStyle)
     }
+
+    static let timeStyle = Date.ISO8601FormatStyle(dateTimeSeparator: .space, timeZone: TimeZone(identifier: "UTC")!)
 
     /// HTML-escapes text for an element or a quoted attribute.
     static func e(_ text: String) -> String {
