@@ -51,6 +51,24 @@ struct FleetViewTests {
         #expect(silent.atRisk.contains { $0.reference == "f" && $0.why == "on a silent device" })
     }
 
+    @Test("the page's report cache decodes a device's report again only when it changed")
+    func cache() async throws {
+        func stored(_ version: String) throws -> StoredFleetReport {
+            let report = FleetReport(deviceID: "till", scope: LedgerScope(merchantID: "m", locationID: "s"),
+                                     generatedAt: Self.now, appVersion: version, tenderVersion: "0.4.0", totals: [],
+                                     payments: [])
+            return StoredFleetReport(deviceID: "dev_1", merchantID: "m", locationID: "s", receivedAt: Self.now,
+                                     json: String(decoding: try MerchantJSON.encoder.encode(report), as: UTF8.self))
+        }
+        let cache = FleetReportCache()
+        #expect(await cache.reports([try stored("1")]).first?.1.appVersion == "1")
+        #expect(await cache.reports([try stored("1")]).first?.1.appVersion == "1")
+        #expect(await cache.reports([try stored("2")]).first?.1.appVersion == "2")
+        let broken = StoredFleetReport(deviceID: "dev_2", merchantID: "m", locationID: "s", receivedAt: Self.now,
+                                       json: "{not json")
+        #expect(await cache.reports([broken]).isEmpty)
+    }
+
     @Test("the page escapes what devices send")
     func escapes() {
         #expect(FleetPage.e("<script>\"x\" & 'y'</script>")

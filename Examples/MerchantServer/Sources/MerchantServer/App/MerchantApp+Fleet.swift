@@ -51,7 +51,8 @@ extension MerchantApp {
         async let devices = store.devices(locationID: nil)
         async let reports = store.fleetReports(locationID: nil)
         let vendor = try await vendorSummaries()
-        return FleetView.build(devices: try await devices, reports: try await reports, vendor: vendor.payments,
+        let decoded = await fleetReports.reports(try await reports)
+        return FleetView.build(devices: try await devices, reports: decoded, vendor: vendor.payments,
                                lastVendorEvent: vendor.lastEvent, now: now(),
                                silentAfter: configuration.fleetSilentAfter)
     }

@@ -46,6 +46,7 @@ public struct MerchantApp: Sendable {
     let routes: TenderRoutes
     let failures: RateLimiter
     let refunds = KeyedLock()
+    let fleetReports = FleetReportCache()
     let now: @Sendable () -> Date
     /// The Square seller's token, refreshed when due (``MerchantConfiguration/squareOAuth``); nil without it.
     public let squareTokens: SquareTokenKeeper?

@@ -84,12 +84,17 @@ public struct FleetView: Codable, Sendable, Equatable {
     public static func build(devices: [DeviceRecord], reports: [StoredFleetReport], vendor: [VendorPaymentSummary],
                              lastVendorEvent: [String: Date], now: Date, silentAfter: TimeInterval) -> FleetView {
         let decoder = MerchantJSON.decoder
+        return build(devices: devices, reports: reports.compactMap { stored in
+            (try? decoder.decode(FleetReport.self, from: Data(stored.json.utf8))).map { (stored, $0) }
+        }, vendor: vendor, lastVendorEvent: lastVendorEvent, now: now, silentAfter: silentAfter)
+    }
+
+    /// The view from reports already decoded (``FleetReportCache``).
+    static func build(devices: [DeviceRecord], reports: [(StoredFleetReport, FleetReport)],
+                      vendor: [VendorPaymentSummary], lastVendorEvent: [String: Date], now: Date,
+                      silentAfter: TimeInterval) -> FleetView {
         var latest: [String: (StoredFleetReport, FleetReport)] = [:]
-        for stored in reports {
-            if let report = try? decoder.decode(FleetReport.self, from: Data(stored.json.utf8)) {
-                latest[stored.deviceID] = (stored, report)
-            }
-        }
+        for pair in reports { latest[pair.0.deviceID] = pair }
         var byID: [String: VendorPaymentSummary] = [:], byReference: [String: VendorPaymentSummary] = [:]
         for summary in vendor {
             byID["\(summary.vendor)/\(summary.paymentID)"] = summary
@@ -150,5 +155,21 @@ public struct FleetView: Codable, Sendable, Equatable {
         view.atRisk.sort { ($0.takenAt, $0.reference) < ($1.takenAt, $1.reference) }
         view.followUp.sort { ($0.takenAt, $0.reference) < ($1.takenAt, $1.reference) }
         return view
+    }
+}
+
+/// The devices' latest reports, decoded once per report rather than once per page: a report is decoded again only
+/// when the device's stored JSON changed.
+actor FleetReportCache {
+    private var decoded: [String: (json: String, report: FleetReport)] = [:]
+    private let decoder = MerchantJSON.decoder
+
+    func reports(_ stored: [StoredFleetReport]) -> [(StoredFleetReport, FleetReport)] {
+        stored.compactMap { report in
+            if let cached = decoded[report.deviceID], cached.json == report.json { return (report, cached.report) }
+            guard let value = try? decoder.decode(FleetReport.self, from: Data(report.json.utf8)) else { return nil }
+            decoded[report.deviceID] = (report.json, value)
+            return (report, value)
+        }
     }
 }
