@@ -32,11 +32,7 @@ struct ServerHalfResult {
 enum ServerHalf {
     static func run(seed: UInt64, out: Output, environment: [String: String]) async -> ServerHalfResult {
         var result = ServerHalfResult()
-        let localstripe = environment["TENDER_LOCALSTRIPE_URL"].flatMap(URL.init(string:))
-        let squarePeer = environment["TENDER_SQUARE_PEER_URL"].flatMap(URL.init(string:))
-        let squareToken = environment["TENDER_SQUARE_PEER_TOKEN"]
-        result.localstripe = localstripe != nil
-        result.squarePeer = squarePeer != nil && squareToken != nil
+        let peers = LoopbackPeers(environment: environment, into: &result)
 
         guard result.localstripe || result.squarePeer else {
             out.heading("Server half")
@@ -52,13 +48,8 @@ enum ServerHalf {
             return Money(minorUnits: range.lowerBound + Int64(random.next() % span), currency: .usd)
         }
         let stripeAmount = amount(20_00...90_00), squareAmount = amount(20_00...90_00)
-        let stripeClient = localstripe.map {
-            // localstripe takes any `sk_test_` key; a real server reads its key from its secret store.
-            StripeServerClient(secretKey: Credential("sk_test_tender_demo"), configuration: .init(baseURL: $0))
-        }
-        let squareClient = squarePeer.flatMap { url in
-            squareToken.map { SquareServerClient(accessToken: Credential($0), configuration: .init(baseURL: url)) }
-        }
+        let stripeClient = peers.stripeClient, squareClient = peers.squareClient
+        let localstripe = peers.localstripe, squarePeer = peers.squarePeer
         // One server for both vendors: it dispatches on the payment's processor ("stripe", "square").
         let server = TenderServer(stripe: stripeClient, square: squareClient)
 
@@ -100,5 +91,32 @@ enum ServerHalf {
                                                                         body: body.map { Data($0.utf8) }))
         let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
         return (response.status, object)
+    }
+}
+
+/// The loopback peers `Scripts/peers/peers.sh start` runs, from their environment, and TenderServer's clients of them.
+struct LoopbackPeers {
+    let localstripe: URL?
+    let squarePeer: URL?
+    let squareToken: String?
+
+    /// Reads `TENDER_LOCALSTRIPE_URL`, `TENDER_SQUARE_PEER_URL` and `TENDER_SQUARE_PEER_TOKEN`, and notes in `result`
+    /// which peers run.
+    init(environment: [String: String], into result: inout ServerHalfResult) {
+        localstripe = environment["TENDER_LOCALSTRIPE_URL"].flatMap(URL.init(string:))
+        squarePeer = environment["TENDER_SQUARE_PEER_URL"].flatMap(URL.init(string:))
+        squareToken = environment["TENDER_SQUARE_PEER_TOKEN"]
+        result.localstripe = localstripe != nil
+        result.squarePeer = squareClient != nil
+    }
+
+    /// localstripe takes any `sk_test_` key; a real server reads its key from its secret store.
+    var stripeClient: StripeServerClient? {
+        localstripe.map { StripeServerClient(secretKey: Credential(StripePeerRun.testKey), configuration: .init(baseURL: $0)) }
+    }
+
+    var squareClient: SquareServerClient? {
+        guard let squarePeer, let squareToken else { return nil }
+        return SquareServerClient(accessToken: Credential(squareToken), configuration: .init(baseURL: squarePeer))
     }
 }

@@ -53,28 +53,20 @@ enum ServerMode {
         var random = SeededGenerator(seed: seed &+ 7_727)
         let amount = Money(minorUnits: 20_00 + Int64(random.next() % 7_000), currency: .usd)
         let tag = String(UUID().uuidString.prefix(8)).lowercased()
-        let localstripe = environment["TENDER_LOCALSTRIPE_URL"].flatMap(URL.init(string:))
-        let squarePeer = environment["TENDER_SQUARE_PEER_URL"].flatMap(URL.init(string:))
-        let squareToken = environment["TENDER_SQUARE_PEER_TOKEN"]
-        result.localstripe = localstripe != nil
-        result.squarePeer = squarePeer != nil && squareToken != nil
+        let peers = LoopbackPeers(environment: environment, into: &result)
         guard result.localstripe || result.squarePeer else {
             result.mismatches.append("no peer to take a payment on")
             return out.bad("the loopback peers are not running (Scripts/peers/peers.sh start; . .build/peers/env): "
                 + "no payment to take")
         }
-        if let localstripe {
+        if let localstripe = peers.localstripe, let client = peers.stripeClient {
             out.line("Stripe, through the merchant server, against localstripe:")
-            let client = StripeServerClient(secretKey: Credential(StripePeerRun.testKey),
-                                            configuration: .init(baseURL: localstripe))
             let run = StripePeerRun(client: client, server: device, baseURL: localstripe,
                                     reference: "demo-\(tag)-stripe", out: out, via: "merchant-server", scope: scope)
             await run.perform(authorizing: amount, into: &result)
         }
-        if let squarePeer, let squareToken {
+        if let squarePeer = peers.squarePeer, let client = peers.squareClient {
             out.line("Square, through the merchant server, against the Square peer:")
-            let client = SquareServerClient(accessToken: Credential(squareToken),
-                                            configuration: .init(baseURL: squarePeer))
             let run = SquarePeerRun(client: client, server: device, baseURL: squarePeer,
                                     reference: "demo-\(tag)-square", out: out, via: "merchant-server", scope: scope)
             await run.perform(amount: amount, into: &result)
